@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCors from '@fastify/cors';
+import fastifyJwt from '@fastify/jwt';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database } from './db/client.ts';
+import { createMailer } from './email/mailer.ts';
+import { createGuard } from './http/auth.ts';
+import { installErrorPolicy } from './http/envelope.ts';
+import { createNotifier } from './messages/notify.ts';
+import { createAudit } from './system-log/audit.ts';
+import { healthRoutes } from './health/health.routes.ts';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+/** Builds the HTTP server over an open database: plugins, the error policy, then every feature. */
+export async function buildApp(config: Config, database: Database, opts: { logger?: boolean } = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : {
+      level: config.logLevel,
+      // Credentials never reach the log.
+      redact: ['req.headers.authorization', 'req.headers["x-security-token"]', 'req.body.password'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorPolicy(app);
+
+  await app.register(fastifyJwt, { secret: config.jwtSecret });
+  await app.register(fastifyRateLimit, { global: false });
+  if (config.corsOrigins.length > 0) await app.register(fastifyCors, { origin: config.corsOrigins });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Mowerline API', version: config.version, description: 'Admin, app and device-facing HTTP API. Every response is the envelope {code,msg,data,status}.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const db = database.db;
+  const ctx: AppContext = {
+    config,
+    database,
+    db,
+    mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
+    audit: createAudit(db),
+    notify: createNotifier(db),
+    guard: createGuard(app, db),
+  };
+
+  await app.register(async (scope) => {
+    await healthRoutes(scope, ctx);
+  });
+
+  if (config.consoleDir && existsSync(config.consoleDir)) {
+    await app.register(fastifyStatic, {
+      root: config.consoleDir,
+      wildcard: false,
+      // The shell and version.json must never be cached; hashed assets can be, forever.
+      setHeaders(res, file) {
+        res.header('Cache-Control', /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.addHook('onClose', async () => ctx.mailer.close());
+  return { app, ctx };
+}

@@ -1,0 +1,18 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Mailer } from './email/mailer.ts';
+import type { Guard } from './http/auth.ts';
+import type { Notifier } from './messages/notify.ts';
+import type { Audit } from './system-log/audit.ts';
+
+/** What every feature's routes are given: built once in `buildApp`. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  audit: Audit;
+  notify: Notifier;
+  /** `guard()` = signed in; `guard('staff')` = signed in with a role allowed on that resource. */
+  guard: Guard;
+}

@@ -1,0 +1,47 @@
+import type { EmailTemplate, Locale } from '@mowerline/contract';
+
+export interface EmailParams {
+  'password-reset': { name: string; link: string; minutes: number };
+  'staff-invite': { name: string; username: string; link: string; minutes: number };
+  'account-approved': { name: string; link: string };
+  'account-request': { name: string; username: string; link: string };
+}
+
+interface Rendered {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+type Renderer<T extends EmailTemplate> = (p: EmailParams[T]) => { subject: string; lines: string[]; link?: string };
+
+const templates: { [T in EmailTemplate]: Record<Locale, Renderer<T>> } = {
+  'password-reset': {
+    'zh-CN': (p) => ({ subject: 'Mowerline 密码重置', lines: [`${p.name}，您好：`, `请在 ${p.minutes} 分钟内打开以下链接重置密码，链接只能使用一次。`, '如果不是您本人操作，请忽略此邮件。'], link: p.link }),
+    'en-US': (p) => ({ subject: 'Reset your Mowerline password', lines: [`Hello ${p.name},`, `Open the link below within ${p.minutes} minutes to choose a new password. It works once.`, 'If you did not ask for this, ignore this mail.'], link: p.link }),
+  },
+  'staff-invite': {
+    'zh-CN': (p) => ({ subject: '欢迎加入 Mowerline 运营后台', lines: [`${p.name}，您好：`, `管理员为您创建了账号 ${p.username}。请在 ${p.minutes} 分钟内打开以下链接设置密码。`], link: p.link }),
+    'en-US': (p) => ({ subject: 'Welcome to the Mowerline console', lines: [`Hello ${p.name},`, `An administrator created the account ${p.username} for you. Open the link below within ${p.minutes} minutes to set your password.`], link: p.link }),
+  },
+  'account-approved': {
+    'zh-CN': (p) => ({ subject: '您的 Mowerline 账号已开通', lines: [`${p.name}，您好：`, '您的账号申请已通过审批，现在可以登录。'], link: p.link }),
+    'en-US': (p) => ({ subject: 'Your Mowerline account is approved', lines: [`Hello ${p.name},`, 'Your account request was approved: you can sign in now.'], link: p.link }),
+  },
+  'account-request': {
+    'zh-CN': (p) => ({ subject: '新的账号申请待审批', lines: [`${p.name}（${p.username}）申请了运营后台账号，请审批。`], link: p.link }),
+    'en-US': (p) => ({ subject: 'A new account request is waiting', lines: [`${p.name} (${p.username}) asked for a console account. Please review it.`], link: p.link }),
+  },
+};
+
+export function renderEmail<T extends EmailTemplate>(template: T, params: EmailParams[T], locale: Locale): Rendered {
+  const { subject, lines, link } = templates[template][locale](params);
+  const text = [...lines, ...(link ? ['', link] : [])].join('\n');
+  const html = [
+    ...lines.map((line) => `<p>${escape(line)}</p>`),
+    ...(link ? [`<p><a href="${escape(link)}">${escape(link)}</a></p>`] : []),
+  ].join('\n');
+  return { subject, text, html };
+}

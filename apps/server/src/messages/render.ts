@@ -1,0 +1,30 @@
+import { messageKinds, type Locale } from '@mowerline/contract';
+
+export type MessageKind = (typeof messageKinds)[keyof typeof messageKinds];
+
+type Text = (p: Record<string, string>) => { title: string; subTitle: string; content: string };
+
+/** How each kind of message reads in each language; params come from the event that made it. */
+const texts: Record<MessageKind, Record<Locale, Text>> = {
+  [messageKinds.accountCreated]: {
+    'zh-CN': (p) => ({ title: '新员工账号', subTitle: p.username ?? '', content: `${p.actor ?? ''} 创建了账号 ${p.username ?? ''}（${p.role ?? ''}）。` }),
+    'en-US': (p) => ({ title: 'New staff account', subTitle: p.username ?? '', content: `${p.actor ?? ''} created the account ${p.username ?? ''} (${p.role ?? ''}).` }),
+  },
+  [messageKinds.passwordChanged]: {
+    'zh-CN': (p) => ({ title: '密码已修改', subTitle: p.ip ?? '', content: `您的密码已于 ${p.at ?? ''} 修改，其他设备上的登录已全部退出。如非本人操作，请立即联系管理员。` }),
+    'en-US': (p) => ({ title: 'Password changed', subTitle: p.ip ?? '', content: `Your password was changed at ${p.at ?? ''} and every other session was signed out. If this was not you, contact an administrator now.` }),
+  },
+  [messageKinds.accountRequest]: {
+    'zh-CN': (p) => ({ title: '账号申请待审批', subTitle: p.username ?? '', content: `${p.name ?? ''}（${p.username ?? ''}）申请了账号：${p.reason || '未填写理由'}` }),
+    'en-US': (p) => ({ title: 'Account request to approve', subTitle: p.username ?? '', content: `${p.name ?? ''} (${p.username ?? ''}) asked for an account: ${p.reason || 'no reason given'}` }),
+  },
+  [messageKinds.accountApproved]: {
+    'zh-CN': (p) => ({ title: '账号申请已通过', subTitle: p.username ?? '', content: `${p.actor ?? ''} 通过了 ${p.username ?? ''} 的账号申请。` }),
+    'en-US': (p) => ({ title: 'Account request approved', subTitle: p.username ?? '', content: `${p.actor ?? ''} approved the account request of ${p.username ?? ''}.` }),
+  },
+};
+
+export function renderMessage(kind: number, params: Record<string, string>, locale: Locale) {
+  const text = texts[kind as MessageKind];
+  return text ? text[locale](params) : { title: `#${kind}`, subTitle: '', content: '' };
+}

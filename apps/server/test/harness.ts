@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { buildApp, type BuiltApp } from '../src/app.ts';
+import { ensureInitialAdmin } from '../src/staff/bootstrap.ts';
+
+export const ADMIN = { username: 'admin', password: 'Str0ng#Mower26' } as const;
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: { code: number; msg: string; data: T; status: 'ok' | 'fail' };
+}
+
+export interface TestServer extends BuiltApp {
+  url: string;
+  config: Config;
+  database: Database;
+  /** Real HTTP to the running server; JSON in, envelope out. */
+  api<T = unknown>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; rawBody?: string; token?: string; lang?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  /** Signs in and returns the access token (throws on failure). */
+  login(username?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for one server: PostgreSQL when TEST_DATABASE_URL is set (a new database per
+ * server, dropped afterwards; unreachable means the test fails, never skips), else PGlite.
+ */
+async function freshDatabase(dataDir?: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openDatabase({ dataDir: dataDir ?? 'memory://' });
+    return { database, drop: async () => {} };
+  }
+  const name = `mowerline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), dataDir: 'unused' });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startServer(
+  opts: { config?: Partial<Config>; dataDir?: string; database?: Database; keepDatabase?: boolean } = {},
+): Promise<TestServer> {
+  const { database, drop } = opts.database ? { database: opts.database, drop: async () => {} } : await freshDatabase(opts.dataDir);
+  const config = loadConfig(
+    { NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+    {
+      jwtSecret: 'test-secret-that-is-long-enough-for-hs256',
+      dataDir: opts.dataDir ?? '/nonexistent',
+      adminPassword: ADMIN.password,
+      consoleDir: undefined,
+      loginRateLimitPerMinute: 1000,
+      ...opts.config,
+    },
+  );
+  await ensureInitialAdmin(database.db, config, () => {});
+  const built = await buildApp(config, database, { logger: false });
+  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+
+  const api: TestServer['api'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.lang) headers['accept-language'] = o.lang;
+    let body: string | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(url + path, { method, headers, body });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined } as ApiResponse<never>;
+  };
+
+  const login: TestServer['login'] = async (username = ADMIN.username, password = ADMIN.password) => {
+    const res = await api<{ access_token: string }>('POST', '/api/admin/user/login', { body: { username, password } });
+    if (res.body?.code !== 0) throw new Error(`login ${username} failed: ${JSON.stringify(res.body)}`);
+    return res.body.data.access_token;
+  };
+
+  return {
+    ...built,
+    url,
+    config,
+    database,
+    api,
+    login,
+    async close() {
+      await built.app.close();
+      if (!opts.keepDatabase) {
+        await database.close();
+        await drop();
+      }
+    },
+  };
+}

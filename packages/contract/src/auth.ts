@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { roles } from './roles.ts';
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(3)
+  .max(32)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore');
+/** A password as typed: its strength is checked by `checkPassword`, not here. */
+export const passwordSchema = z.string().min(1).max(128);
+export const emailSchema = z.email().max(254);
+
+/** POST /api/admin/user/login */
+export const loginBodySchema = z
+  .object({
+    username: z.string().trim().min(1).max(64),
+    password: passwordSchema,
+    captchaId: z.uuid().optional(),
+    captchaCode: z.string().trim().max(16).optional(),
+    /** Longer session for a trusted browser ("remember password"). */
+    remember: z.boolean().optional(),
+  })
+  .strict();
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const loginResultSchema = z.object({
+  access_token: z.string(),
+  expires_at: z.string(),
+  /** Browser trust token: keep it in local storage and send it as `X-Security-Token` (docs/api.md). */
+  security_token: z.string(),
+});
+export type LoginResult = z.infer<typeof loginResultSchema>;
+
+/** Data of a LOGIN_FAILED / CAPTCHA_* error: whether the next attempt needs a captcha. */
+export const loginFailureSchema = z.object({ captchaRequired: z.boolean() });
+
+/** POST /api/admin/user/verification-code */
+export const captchaBodySchema = z.object({ username: z.string().trim().max(64).optional() }).strict();
+export const captchaResultSchema = z.object({
+  captchaId: z.uuid(),
+  /** An SVG image as a data: URL. */
+  image: z.string(),
+  expiresIn: z.number().int(),
+});
+export type CaptchaResult = z.infer<typeof captchaResultSchema>;
+
+/** GET /api/admin/user/info: session state (name, role) and the spec §3 user-info fields. */
+export const userInfoSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  role: z.enum(roles),
+  avatar: z.string(),
+  email: z.string(),
+  job: z.string(),
+  jobName: z.string(),
+  organization: z.string(),
+  organizationName: z.string(),
+  location: z.string(),
+  locationName: z.string(),
+  introduction: z.string(),
+  personalWebsite: z.string(),
+  phone: z.string(),
+  registrationDate: z.string(),
+  accountId: z.string(),
+  certification: z.number().int(),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** PUT /api/admin/user/profile: what a signed-in user may change about themselves. */
+export const profileBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(64),
+    email: emailSchema,
+    phone: z.string().trim().max(32),
+    job: z.string().trim().max(64),
+    organization: z.string().trim().max(128),
+    location: z.string().trim().max(128),
+    introduction: z.string().max(500),
+    personalWebsite: z.union([z.url().max(256), z.literal('')]),
+  })
+  .partial()
+  .strict();
+export type ProfileBody = z.infer<typeof profileBodySchema>;
+
+/** PUT /api/admin/user/password */
+export const changePasswordBodySchema = z.object({ oldPassword: passwordSchema, newPassword: passwordSchema }).strict();
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+/** POST /api/admin/user/forgot-password: always answers success, so accounts cannot be discovered. */
+export const forgotPasswordBodySchema = z.object({ username: z.string().trim().min(1).max(254) }).strict();
+/** POST /api/admin/user/reset-password */
+export const resetPasswordBodySchema = z.object({ token: z.string().min(16).max(128), newPassword: passwordSchema }).strict();
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+/** POST /api/admin/user/register: a pending staff account an admin must approve. */
+export const registerBodySchema = z
+  .object({
+    username: usernameSchema,
+    name: z.string().trim().min(1).max(64),
+    email: emailSchema,
+    password: passwordSchema,
+    reason: z.string().trim().max(500).optional(),
+  })
+  .strict();
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** The password policy, the same in the console (live hint) and the server (enforced). */
+export function checkPassword(password: string, username = ''): boolean {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > 128) return false;
+  if (username && password.toLowerCase().includes(username.toLowerCase())) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;
+  return classes >= 3;
+}

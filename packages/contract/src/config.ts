@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** A region's API host the console may talk to (spec §3 server list). */
+export const serverEntrySchema = z.object({ name: z.string(), host: z.string() });
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
+
+/** Runtime configuration the server hands the console: `GET /api/config` (no sign-in). */
+export const runtimeConfigSchema = z.object({
+  servers: z.array(serverEntrySchema),
+  version: z.string(),
+});
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  uptime: z.number(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
+});
+export type Health = z.infer<typeof healthSchema>;

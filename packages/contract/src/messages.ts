@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './envelope.ts';
+
+export const messageTypes = ['message', 'notice', 'todo'] as const;
+export type MessageType = (typeof messageTypes)[number];
+
+/** Spec §3 message item; status 0 unread, 1 read. */
+export const messageSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(messageTypes),
+  title: z.string(),
+  subTitle: z.string(),
+  avatar: z.string(),
+  content: z.string(),
+  time: z.string(),
+  messageType: z.number().int(),
+  status: z.union([z.literal(0), z.literal(1)]),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+/** GET /api/admin/message/list */
+export const messageListQuerySchema = pageQuerySchema
+  .extend({ type: z.enum(messageTypes).optional(), status: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)])).optional() })
+  .strict();
+export type MessageListQuery = z.infer<typeof messageListQuerySchema>;
+
+/** POST /api/admin/message/read */
+export const messageReadBodySchema = z.object({ ids: z.array(z.number().int().min(1)).min(1).max(500) }).strict();
+/** POST /api/admin/message/read-all */
+export const messageReadAllBodySchema = z.object({ type: z.enum(messageTypes).optional() }).strict();
+/** GET /api/admin/message/unread-count */
+export const unreadCountSchema = z.object({ message: z.number().int(), notice: z.number().int(), todo: z.number().int() });
+export type UnreadCount = z.infer<typeof unreadCountSchema>;
+
+/** Kinds of server-made messages (messageType); titles/contents are stored in both languages. */
+export const messageKinds = {
+  accountCreated: 1,
+  passwordChanged: 2,
+  accountRequest: 3,
+  accountApproved: 4,
+} as const;

@@ -1,0 +1,46 @@
+import type { Localized } from './locale.ts';
+
+export const roles = ['admin', 'user'] as const;
+export type Role = (typeof roles)[number];
+export type RoleRule = Role | '*';
+
+export const roleDescriptions: Record<Role, { name: Localized; description: Localized }> = {
+  admin: {
+    name: { 'zh-CN': '管理员', 'en-US': 'Administrator' },
+    description: {
+      'zh-CN': '管理员工账号、系统设置、远程终端与固件发布，可查看全部日志',
+      'en-US': 'Manages staff accounts, system settings, remote shells and firmware rollouts; sees every log',
+    },
+  },
+  user: {
+    name: { 'zh-CN': '运营人员', 'en-US': 'Operator' },
+    description: {
+      'zh-CN': '查看设备、用户、产品、任务与工单，处理日常运营工作',
+      'en-US': 'Works with devices, end users, products, tasks and tickets day to day',
+    },
+  },
+};
+
+/**
+ * The one permission rule (spec §5/§6), shared by server and console:
+ * an empty list allows everyone, '*' allows every role, otherwise the role must be listed.
+ */
+export function can(role: string | undefined | null, allowed: readonly RoleRule[]): boolean {
+  if (allowed.length === 0 || allowed.includes('*')) return true;
+  return !!role && (allowed as readonly string[]).includes(role);
+}
+
+/** Which roles may use each protected resource; routes and API handlers both name a resource. */
+export const permissions = {
+  dashboard: ['*'],
+  profile: ['*'],
+  messages: ['*'],
+  staff: ['admin'],
+  systemLog: ['admin'],
+  emailLog: ['admin'],
+} as const satisfies Record<string, readonly RoleRule[]>;
+export type Resource = keyof typeof permissions;
+
+export function canAccess(role: string | undefined | null, resource: Resource): boolean {
+  return can(role, permissions[resource]);
+}

@@ -1,0 +1,98 @@
+import { can, permissions, type Resource, type RoleRule } from './roles.ts';
+
+export interface RouteMeta {
+  /** Locale key of the label, e.g. `menu.system.user`. */
+  locale: string;
+  requiresAuth: boolean;
+  icon?: string;
+  order?: number;
+  roles: readonly RoleRule[];
+  hideInMenu?: boolean;
+  /** Keep the page out of the tab bar's cache list. */
+  ignoreCache?: boolean;
+  /** A hidden page highlights this menu entry instead. */
+  activeMenu?: string;
+}
+
+export interface RouteDef {
+  /** Absolute for groups (`/system`), relative for children (`system-user`). */
+  path: string;
+  name: string;
+  meta: RouteMeta;
+  children?: RouteDef[];
+}
+
+const page = (path: string, name: string, locale: string, resource: Resource, extra: Partial<RouteMeta> = {}): RouteDef => ({
+  path,
+  name,
+  meta: { locale, requiresAuth: true, roles: permissions[resource], ...extra },
+});
+
+/**
+ * The one route/menu table (spec §2). The server's menu endpoint and the console's router,
+ * menu, breadcrumbs and tab bar all read it. An area appears here with the issue that builds it.
+ *
+ * Order collisions (spec: task 1 with device 1, ticket 3 with product 3) are resolved by a stable
+ * sort: equal orders keep the order of declaration below, which is the spec's table order.
+ */
+export const appRoutes: RouteDef[] = [
+  {
+    path: '/dashboard',
+    name: 'dashboard',
+    meta: { locale: 'menu.dashboard', requiresAuth: true, icon: 'icon-dashboard', order: 0, roles: ['*'] },
+    children: [page('workplace', 'workplace', 'menu.dashboard.workplace', 'dashboard')],
+  },
+  {
+    path: '/system',
+    name: 'system',
+    meta: { locale: 'menu.system', requiresAuth: true, icon: 'icon-settings', order: 4, roles: ['*'] },
+    children: [
+      page('system-user', 'system-user', 'menu.system.user', 'staff'),
+      page('system-log', 'system-log', 'menu.system.log', 'systemLog'),
+      page('email-log', 'email-log', 'menu.system.emailLog', 'emailLog'),
+    ],
+  },
+  {
+    path: '/user',
+    name: 'user',
+    meta: { locale: 'menu.user', requiresAuth: true, icon: 'icon-user', order: 5, roles: ['*'] },
+    children: [
+      page('center', 'user-center', 'menu.user.center', 'profile'),
+      page('messages', 'user-messages', 'menu.user.messages', 'messages'),
+    ],
+  },
+];
+
+export const DEFAULT_ROUTE = { name: 'workplace', fullPath: '/dashboard/workplace' } as const;
+
+/** Stable sort by meta.order; routes without an order go last. */
+export function sortRoutes(routes: readonly RouteDef[]): RouteDef[] {
+  return routes
+    .map((route, index) => ({ route, index }))
+    .sort((a, b) => (a.route.meta.order ?? Infinity) - (b.route.meta.order ?? Infinity) || a.index - b.index)
+    .map(({ route }) => (route.children ? { ...route, children: sortRoutes(route.children) } : route));
+}
+
+/** The menu tree a role may see (groups with no permitted child are dropped). */
+export function menuForRole(role: string | undefined, routes: readonly RouteDef[] = appRoutes): RouteDef[] {
+  const visible: RouteDef[] = [];
+  for (const route of sortRoutes(routes)) {
+    if (!can(role, route.meta.roles)) continue;
+    if (!route.children) {
+      visible.push(route);
+      continue;
+    }
+    const children = menuForRole(role, route.children);
+    if (children.length > 0) visible.push({ ...route, children });
+  }
+  return visible;
+}
+
+/** Leaf routes with their absolute paths, in menu order. */
+export function flattenRoutes(routes: readonly RouteDef[] = appRoutes): Array<RouteDef & { fullPath: string }> {
+  return sortRoutes(routes).flatMap((group) =>
+    group.children
+      ? group.children.map((child) => ({ ...child, fullPath: `${group.path}/${child.path}` }))
+      : [{ ...group, fullPath: group.path }],
+  );
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { emailSchema, passwordSchema, usernameSchema } from './auth.ts';
+import { pageQuerySchema } from './envelope.ts';
+import { roles } from './roles.ts';
+
+export const staffStatuses = ['active', 'disabled', 'pending'] as const;
+export type StaffStatus = (typeof staffStatuses)[number];
+
+export const staffUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  role: z.enum(roles),
+  status: z.enum(staffStatuses),
+  /** Why a pending account was requested (register form). */
+  requestReason: z.string(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type StaffUser = z.infer<typeof staffUserSchema>;
+
+/** GET /api/admin/user */
+export const staffListQuerySchema = pageQuerySchema
+  .extend({
+    keyword: z.string().trim().max(64).optional(),
+    role: z.enum(roles).optional(),
+    status: z.enum(staffStatuses).optional(),
+  })
+  .strict();
+export type StaffListQuery = z.infer<typeof staffListQuerySchema>;
+
+/** POST /api/admin/user: without a password the new colleague is mailed a link to set one. */
+export const staffCreateBodySchema = z
+  .object({
+    username: usernameSchema,
+    name: z.string().trim().min(1).max(64),
+    email: emailSchema,
+    phone: z.string().trim().max(32).optional(),
+    role: z.enum(roles),
+    password: passwordSchema.optional(),
+  })
+  .strict();
+export type StaffCreateBody = z.infer<typeof staffCreateBodySchema>;
+
+/**
+ * PUT /api/admin/user: edit name/email/role/status. `status: 'active'` on a pending account
+ * approves it. `password` sets a new one; `sendResetLink` mails a reset link instead.
+ * Either way the account's sessions are revoked.
+ */
+export const staffUpdateBodySchema = z
+  .object({
+    id: z.number().int().min(1),
+    name: z.string().trim().min(1).max(64).optional(),
+    email: emailSchema.optional(),
+    phone: z.string().trim().max(32).optional(),
+    role: z.enum(roles).optional(),
+    status: z.enum(staffStatuses).optional(),
+    password: passwordSchema.optional(),
+    sendResetLink: z.boolean().optional(),
+  })
+  .strict();
+export type StaffUpdateBody = z.infer<typeof staffUpdateBodySchema>;
+
+/** GET /api/admin/user/role */
+export const roleListQuerySchema = z.object({ keyword: z.string().trim().max(64).optional() }).strict();
+export const roleInfoSchema = z.object({
+  role: z.enum(roles),
+  name: z.string(),
+  description: z.string(),
+  members: z.number().int(),
+});
+export type RoleInfo = z.infer<typeof roleInfoSchema>;

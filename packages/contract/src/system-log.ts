@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+
+export const auditResults = ['success', 'failure'] as const;
+
+/** One audited action: who did what to which target, from where, and how it ended. */
+export const systemLogSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorId: z.number().int().nullable(),
+  actorName: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  targetName: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  result: z.enum(auditResults),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type SystemLog = z.infer<typeof systemLogSchema>;
+
+/** GET /api/admin/system/log */
+export const systemLogQuerySchema = pageQuerySchema
+  .extend({
+    actor: z.string().trim().max(64).optional(),
+    action: z.string().trim().max(64).optional(),
+    targetType: z.string().trim().max(64).optional(),
+    result: z.enum(auditResults).optional(),
+    from: isoTimeQuery,
+    to: isoTimeQuery,
+  })
+  .strict();
+export type SystemLogQuery = z.infer<typeof systemLogQuerySchema>;
+
+/** Actions the server records (the console shows them translated under `audit.action.*`). */
+export const auditActions = [
+  'auth.login',
+  'auth.logout',
+  'auth.password.change',
+  'auth.password.forgot',
+  'auth.password.reset',
+  'auth.register',
+  'auth.profile.update',
+  'staff.create',
+  'staff.update',
+  'staff.approve',
+  'staff.password.reset',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
