@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    reporters: ['default', './tools/summary-reporter.ts'],
   },
 });

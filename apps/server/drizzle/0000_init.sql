@@ -10,6 +10,7 @@ CREATE TABLE "login_attempts" (
 	"username" text NOT NULL,
 	"ip" text NOT NULL,
 	"success" boolean NOT NULL,
+	"reason" text NOT NULL,
 	"at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -95,6 +96,7 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_staff_users_id_fk" FOREI
 ALTER TABLE "messages" ADD CONSTRAINT "messages_user_id_staff_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."staff_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "login_attempts_username_at" ON "login_attempts" USING btree ("username","at");--> statement-breakpoint
 CREATE INDEX "login_attempts_ip_at" ON "login_attempts" USING btree ("ip","at");--> statement-breakpoint
+CREATE INDEX "password_resets_user" ON "password_resets" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "sessions_user" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "email_logs_created_at" ON "email_logs" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "messages_user_type_status" ON "messages" USING btree ("user_id","type","status");--> statement-breakpoint

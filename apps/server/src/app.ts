@@ -16,6 +16,11 @@ import { installErrorPolicy } from './http/envelope.ts';
 import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
+import { systemLogRoutes } from './system-log/system-log.routes.ts';
+import { emailRoutes } from './email/email.routes.ts';
+import { messagesRoutes } from './messages/messages.routes.ts';
+import { menuRoutes } from './menu/menu.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -63,6 +68,11 @@ export async function buildApp(config: Config, database: Database, opts: { logge
 
   await app.register(async (scope) => {
     await healthRoutes(scope, ctx);
+    await staffRoutes(scope, ctx);
+    await systemLogRoutes(scope, ctx);
+    await emailRoutes(scope, ctx);
+    await messagesRoutes(scope, ctx);
+    await menuRoutes(scope, ctx);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {

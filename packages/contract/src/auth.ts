@@ -35,6 +35,14 @@ export type LoginResult = z.infer<typeof loginResultSchema>;
 /** Data of a LOGIN_FAILED / CAPTCHA_* error: whether the next attempt needs a captcha. */
 export const loginFailureSchema = z.object({ captchaRequired: z.boolean() });
 
+/** The request header that carries the browser's trust token (`security_token` in local storage). */
+export const SECURITY_TOKEN_HEADER = 'X-Security-Token';
+/** Data of a 401 (NOT_SIGNED_IN) when the request carried a valid trust token: its renewal. */
+export const notSignedInDataSchema = z.object({ security_token: z.string() }).nullable();
+
+/** Data of calls that only confirm (logout, password change, forgot and reset password). */
+export const doneSchema = z.null();
+
 /** POST /api/admin/user/verification-code */
 export const captchaBodySchema = z.object({ username: z.string().trim().max(64).optional() }).strict();
 export const captchaResultSchema = z.object({
@@ -45,7 +53,12 @@ export const captchaResultSchema = z.object({
 });
 export type CaptchaResult = z.infer<typeof captchaResultSchema>;
 
-/** GET /api/admin/user/info: session state (name, role) and the spec §3 user-info fields. */
+/**
+ * GET /api/admin/user/info: session state (name, role) and the spec §3 user-info fields.
+ * jobName/organizationName/locationName repeat job/organization/location (free texts, no code
+ * tables); accountId is the stable display id `ML-000001`; registrationDate is when the account
+ * was created (ISO); certification is 1 for administrators (verified to manage the platform), else 0.
+ */
 export const userInfoSchema = z.object({
   id: z.number().int(),
   username: z.string(),
@@ -105,6 +118,8 @@ export const registerBodySchema = z
   })
   .strict();
 export type RegisterBody = z.infer<typeof registerBodySchema>;
+export const registerResultSchema = z.object({ id: z.number().int(), username: z.string(), status: z.literal('pending') });
+export type RegisterResult = z.infer<typeof registerResultSchema>;
 
 export const PASSWORD_MIN_LENGTH = 8;
 

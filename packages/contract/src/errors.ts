@@ -34,6 +34,8 @@ export const errors = {
   LAST_ADMIN: { code: 41011, http: 400, 'zh-CN': '不能停用或降级最后一个管理员', 'en-US': 'The last active administrator cannot be disabled or demoted' },
   SELF_CHANGE: { code: 41012, http: 400, 'zh-CN': '不能停用或降级自己的账号', 'en-US': 'You cannot disable or demote your own account' },
   SAME_PASSWORD: { code: 41013, http: 400, 'zh-CN': '新密码不能与原密码相同', 'en-US': 'The new password must differ from the current one' },
+  BACK_TO_PENDING: { code: 41020, http: 400, 'zh-CN': '已审批的账号不能改回待审批状态', 'en-US': 'An approved account cannot be set back to pending' },
+  NO_EMAIL: { code: 41021, http: 400, 'zh-CN': '该账号没有邮箱地址，无法发送邮件', 'en-US': 'The account has no e-mail address to send the mail to' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -60,7 +60,11 @@ export const staffUpdateBodySchema = z
     password: passwordSchema.optional(),
     sendResetLink: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => !(body.password !== undefined && body.sendResetLink), {
+    message: 'give either password or sendResetLink, not both',
+    path: ['sendResetLink'],
+  });
 export type StaffUpdateBody = z.infer<typeof staffUpdateBodySchema>;
 
 /** GET /api/admin/user/role */

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { canAccess, type Resource, type Role } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { sessions } from '../auth/auth.sql.ts';
+import { notSignedInData } from '../auth/trust-token.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { AppError } from './envelope.ts';
 
@@ -48,14 +49,15 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
 }
 
 /**
- * The guard every protected route uses: signed in (else 401, code 50008), and when a resource is
- * named, the role must be allowed by the shared `canAccess` rule (else 403).
+ * The guard every protected route uses: signed in (else 401, code 50008, carrying a renewed
+ * `security_token` when the browser sent a valid one), and when a resource is named, the role
+ * must be allowed by the shared `canAccess` rule (else 403).
  */
 export function createGuard(app: FastifyInstance, db: Db) {
   return (resource?: Resource): preHandlerAsyncHookHandler =>
     async (request) => {
       const principal = await principalOf(app, db, request);
-      if (!principal) throw new AppError('NOT_SIGNED_IN');
+      if (!principal) throw new AppError('NOT_SIGNED_IN', {}, notSignedInData(app, request));
       request.principal = principal;
       if (resource && !canAccess(principal.role, resource)) throw new AppError('FORBIDDEN');
     };

@@ -1,0 +1,99 @@
+import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import { Message } from '@arco-design/web-react';
+import type { Envelope } from '@mowerline/contract';
+import { t, useLocaleStore } from '../locale/i18n.ts';
+import { useSession } from '../session/session.store.ts';
+import { useSettings } from '../settings/settings.store.ts';
+import { getSecurityToken, getServerHost, getToken, setSecurityToken } from '../session/token.ts';
+
+/** Spec §9: toasts stay 5 s; requests have no timeout unless one is asked for. */
+export const TOAST_MS = 5000;
+
+/** A rejected call: the envelope's code and message, and its data (e.g. `captchaRequired`). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+    readonly data: unknown = null,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestOptions extends AxiosRequestConfig {
+  /** Don't toast on failure (the caller shows the error its own way, or it is meant to be silent). */
+  silent?: boolean;
+}
+
+const http = axios.create({ timeout: 0 });
+
+http.interceptors.request.use((config) => {
+  config.baseURL = getServerHost();
+  const token = getToken();
+  if (token) config.headers.Authorization = `Bearer ${token}`;
+  const trust = getSecurityToken();
+  if (trust) config.headers['X-Security-Token'] = trust;
+  config.headers['Accept-Language'] = useLocaleStore.getState().locale;
+  return config;
+});
+
+function isBinary(response: AxiosResponse): boolean {
+  const type = String(response.headers['content-type'] ?? '');
+  return response.config.responseType === 'blob' || /zip|octet-stream|text\/csv/.test(type);
+}
+
+/** Translates axios' own client messages (spec §8) into the console language. */
+function clientMessage(error: AxiosError): string {
+  if (error.code === 'ERR_CANCELED' || error.message === 'Request aborted') return t('request.aborted');
+  if (error.code === 'ECONNABORTED' && /timeout/.test(error.message)) return t('request.timeout', { ms: error.config?.timeout ?? 0 });
+  if (error.message === 'Network Error') return t('request.networkError');
+  return error.message || t('request.error');
+}
+
+/** Spec §4: logout resets user info, clears the token and the server menu. */
+export function forgetSession(): void {
+  useSession.getState().reset();
+  useSettings.getState().setServerMenu([]);
+}
+
+function toast(message: string, silent?: boolean) {
+  if (!silent) Message.error({ content: message, duration: TOAST_MS });
+}
+
+/**
+ * The one request wrapper and error policy (spec §7/§8): unwraps the envelope and resolves with its
+ * `data`; a non-zero code or HTTP error toasts for 5 s and rejects with an ApiError; a 401 keeps a
+ * renewed security token, logs out and reloads; blob/zip/CSV responses pass through unchecked.
+ */
+export async function request<T>(options: RequestOptions): Promise<T> {
+  const { silent, ...config } = options;
+  let response: AxiosResponse;
+  try {
+    response = await http.request(config);
+  } catch (err) {
+    const error = err as AxiosError<Partial<Envelope<{ security_token?: string } | null>>>;
+    const body = error.response?.data;
+    if (error.response?.status === 401) {
+      const renewed = body?.data?.security_token;
+      if (renewed) setSecurityToken(renewed);
+      forgetSession();
+      window.location.reload();
+    }
+    const message = body?.msg || (error.response ? t('request.error') : clientMessage(error));
+    if (error.response?.status !== 401) toast(message, silent);
+    throw new ApiError(message, body?.code, body?.data ?? null, error.response?.status);
+  }
+  if (isBinary(response)) return response.data as T;
+  const body = response.data as Envelope<T>;
+  if (body.code !== 0) {
+    const message = body.msg || 'Error';
+    toast(message, silent);
+    throw new ApiError(message, body.code, body.data, response.status);
+  }
+  return body.data;
+}
+
+export const get = <T>(url: string, params?: object, options: RequestOptions = {}) => request<T>({ ...options, method: 'GET', url, params });
+export const post = <T>(url: string, data?: unknown, options: RequestOptions = {}) => request<T>({ ...options, method: 'POST', url, data });
+export const put = <T>(url: string, data?: unknown, options: RequestOptions = {}) => request<T>({ ...options, method: 'PUT', url, data });

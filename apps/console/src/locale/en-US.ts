@@ -1,0 +1,12 @@
+// Strings shared by the whole console; each feature has its own locale folder.
+export default {
+  'app.name': 'Mowerline Console',
+  'request.error': 'Request Error',
+  'request.networkError': 'Network Error',
+  'request.aborted': 'Request aborted',
+  'request.timeout': 'timeout of {ms}ms exceeded',
+  'common.ok': 'OK',
+  'common.cancel': 'Cancel',
+  'common.loading': 'Loading…',
+  'common.empty': 'No data',
+};

@@ -1,0 +1,12 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+
+/**
+ * Page registry: the contract between the console shell and the feature pages.
+ * Keyed by route NAME from the contract's `appRoutes` ('workplace', 'system-user', 'system-log',
+ * 'email-log', 'user-center', 'user-messages'). Each page is the default export of its feature
+ * folder, loaded lazily so the sign-in page never pulls page code. One line per page, e.g.
+ *   'system-user': lazy(() => import('../staff/StaffPage.tsx')),
+ * A route whose name has no page here renders the not-found page (and a unit test fails).
+ */
+export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
+};

@@ -1,0 +1,23 @@
+import { create } from 'zustand';
+import type { UserInfo } from '@mowerline/contract';
+import { clearToken } from './token.ts';
+
+interface SessionState {
+  /** Spec §3 session state: name and role, plus the rest of the user info. */
+  user: UserInfo | null;
+  setUser(user: UserInfo): void;
+  /** Switch role (message box menu): what the console shows follows; the server still decides. */
+  switchRole(): void;
+  /** Local half of logout: forget the user and the token, whatever the server said. */
+  reset(): void;
+}
+
+export const useSession = create<SessionState>((set) => ({
+  user: null,
+  setUser: (user) => set({ user }),
+  switchRole: () => set((s) => (s.user ? { user: { ...s.user, role: s.user.role === 'admin' ? 'user' : 'admin' } } : s)),
+  reset() {
+    clearToken();
+    set({ user: null });
+  },
+}));
