@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type TestServer } from '../../server/test/harness.ts';
 import type { Config } from '../../server/src/config.ts';
@@ -16,7 +14,7 @@ export function startConsoleServer(config: Partial<Config> = {}): Promise<TestSe
 
 /** Debian's Chromium, headless, with the flags this machine needs (DESIGN.md). */
 export async function launchBrowser(): Promise<Browser & { cleanup(): Promise<void> }> {
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'mowerline-chromium-'));
+  // playwright refuses `--user-data-dir` with launch(); it gives every launch a fresh temporary profile itself.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -28,13 +26,11 @@ export async function launchBrowser(): Promise<Browser & { cleanup(): Promise<vo
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${userDataDir}`,
     ],
   });
   return Object.assign(browser, {
     async cleanup() {
       await browser.close();
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   });
 }

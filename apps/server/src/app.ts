@@ -6,7 +6,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import fastifyWebsocket from '@fastify/websocket';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -21,6 +22,16 @@ import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
 import { messagesRoutes } from './messages/messages.routes.ts';
 import { menuRoutes } from './menu/menu.routes.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { createGateway } from './gateway/gateway.ts';
+import { gatewayRoutes } from './gateway/gateway.routes.ts';
+import { shellRoutes } from './shell/shell.routes.ts';
+import { productRoutes } from './product/product.routes.ts';
+import { deviceRoutes } from './devices/devices.routes.ts';
+import { eventRoutes } from './devices/events.routes.ts';
+import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
+import { otaRoutes } from './ota/ota.routes.ts';
+import { appVersionRoutes } from './app-version/app-version.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -52,8 +63,12 @@ export async function buildApp(config: Config, database: Database, opts: { logge
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
+    // Puts schemas registered with an id (recursive ones such as RouteDef) under components.schemas.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // WebSocket upgrades for every feature (MQTT over WebSocket at /mqtt, later the shell).
+  await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
 
   const db = database.db;
   const ctx: AppContext = {
@@ -64,6 +79,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     audit: createAudit(db),
     notify: createNotifier(db),
     guard: createGuard(app, db),
+    gateway: createGateway(config, db, app.log),
   };
 
   await app.register(async (scope) => {
@@ -73,6 +89,15 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     await emailRoutes(scope, ctx);
     await messagesRoutes(scope, ctx);
     await menuRoutes(scope, ctx);
+    await authRoutes(scope, ctx);
+    await gatewayRoutes(scope, ctx);
+    await shellRoutes(scope, ctx);
+    await productRoutes(scope, ctx);
+    await deviceRoutes(scope, ctx);
+    await eventRoutes(scope, ctx);
+    await deviceStatisticsRoutes(scope, ctx);
+    await otaRoutes(scope, ctx);
+    await appVersionRoutes(scope, ctx);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {
@@ -87,5 +112,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   }
 
   app.addHook('onClose', async () => ctx.mailer.close());
+  // The broker starts with the server and stops after it, writing every message it accepted.
+  app.addHook('onReady', async () => ctx.gateway.start());
+  app.addHook('onClose', async () => ctx.gateway.stop());
   return { app, ctx };
 }

@@ -16,6 +16,17 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   MQTT_PORT: int(1883),
   MQTT_URL: optionalString,
+  MQTT_HOST: optionalString,
+  MQTT_WS: z.enum(['true', 'false']).default('true'),
+  MQTT_TLS_PORT: int(8883),
+  MQTT_TLS_CERT: optionalString,
+  MQTT_TLS_KEY: optionalString,
+  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('mowerline'),
+  TELEMETRY_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  TELEMETRY_BATCH_MAX: z.coerce.number().int().min(1).max(5000).default(500),
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  DEVICE_STALE_SECONDS: z.coerce.number().int().min(30).max(86_400).default(180),
+  FLEET_SIZE: int(50),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Mowerline <no-reply@mowerline.local>'),
   PUBLIC_URL: optionalString,
@@ -33,6 +44,17 @@ const envSchema = z.object({
   LOCKOUT_AFTER_FAILURES: int(8),
   LOCKOUT_MINUTES: int(15),
   RESET_LINK_TTL_MINUTES: int(30),
+  FIRMWARE_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(512),
+  FIRMWARE_SIGNING_KEY: optionalString,
+  OTA_TICK_MS: z.coerce.number().int().min(200).max(60_000).default(2000),
+  OTA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  // Remote shell: minutes may be fractional (tests use a few seconds).
+  SHELL_IDLE_MINUTES: z.coerce.number().positive().max(1440).default(15),
+  SHELL_MAX_MINUTES: z.coerce.number().positive().max(1440).default(120),
+  SHELL_MAX_PER_DEVICE: z.coerce.number().int().min(1).max(100).default(2),
+  SHELL_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+  SHELL_WINDOW_KB: z.coerce.number().int().min(16).max(16_384).default(256),
+  SHELL_RECORD_MAX_MB: z.coerce.number().positive().max(1024).default(16),
 });
 
 export interface Config {
@@ -43,6 +65,21 @@ export interface Config {
   databaseUrl?: string;
   mqttPort: number;
   mqttUrl?: string;
+  /** Interface of the embedded broker's TCP/TLS listeners (default: HOST). */
+  mqttHost: string;
+  /** MQTT over WebSocket at `/mqtt` on the HTTP server (embedded broker only). */
+  mqttWs: boolean;
+  mqttTlsPort: number;
+  mqttTlsCert?: string;
+  mqttTlsKey?: string;
+  /** Shared-subscription group the server nodes join on an external broker. */
+  mqttShareGroup: string;
+  telemetryFlushMs: number;
+  telemetryBatchMax: number;
+  telemetryRetentionDays: number;
+  deviceStaleSeconds: number;
+  /** Simulated mowers `npm start` runs for the demo; 0 turns the demo fleet off. */
+  fleetSize: number;
   smtpUrl?: string;
   mailFrom: string;
   publicUrl: string;
@@ -60,6 +97,23 @@ export interface Config {
   lockoutAfterFailures: number;
   lockoutMs: number;
   resetLinkTtlMs: number;
+  /** Remote shell limits (docs/device-protocol.md, "Remote shell"). */
+  shellIdleMs: number;
+  shellMaxMs: number;
+  shellMaxPerDevice: number;
+  shellMaxPerUser: number;
+  /** Output bytes in flight per session (the device's credit window): bounds the relay's memory. */
+  shellWindowBytes: number;
+  /** Recorded bytes per session; beyond it the output is still shown but no longer recorded. */
+  shellRecordMaxBytes: number;
+  /** Largest firmware image or voice pack accepted, in MiB. */
+  firmwareMaxMb: number;
+  /** Ed25519 private key (PKCS#8 PEM) that signs OTA artifacts; else generated once into DATA_DIR. */
+  firmwareSigningKey?: string;
+  /** How often a running OTA campaign is advanced (dispatch, timeouts, thresholds). */
+  otaTickMs: number;
+  /** Lifetime of a signed artifact download URL. */
+  otaUrlTtlSeconds: number;
   /** Where the built console is served from; absent in API-only tests. */
   consoleDir?: string;
   version: string;
@@ -97,6 +151,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL,
+    mqttHost: e.MQTT_HOST ?? e.HOST,
+    mqttWs: e.MQTT_WS === 'true',
+    mqttTlsPort: e.MQTT_TLS_PORT,
+    mqttTlsCert: e.MQTT_TLS_CERT,
+    mqttTlsKey: e.MQTT_TLS_KEY,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
+    telemetryFlushMs: e.TELEMETRY_FLUSH_MS,
+    telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
+    telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
+    deviceStaleSeconds: e.DEVICE_STALE_SECONDS,
+    fleetSize: e.FLEET_SIZE,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicUrl,
@@ -114,6 +179,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     lockoutAfterFailures: e.LOCKOUT_AFTER_FAILURES,
     lockoutMs: e.LOCKOUT_MINUTES * 60_000,
     resetLinkTtlMs: e.RESET_LINK_TTL_MINUTES * 60_000,
+    firmwareMaxMb: e.FIRMWARE_MAX_MB,
+    firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,
+    otaTickMs: e.OTA_TICK_MS,
+    otaUrlTtlSeconds: e.OTA_URL_TTL_SECONDS,
+    shellIdleMs: Math.round(e.SHELL_IDLE_MINUTES * 60_000),
+    shellMaxMs: Math.round(e.SHELL_MAX_MINUTES * 60_000),
+    shellMaxPerDevice: e.SHELL_MAX_PER_DEVICE,
+    shellMaxPerUser: e.SHELL_MAX_PER_USER,
+    shellWindowBytes: e.SHELL_WINDOW_KB * 1024,
+    shellRecordMaxBytes: Math.round(e.SHELL_RECORD_MAX_MB * 1024 * 1024),
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,

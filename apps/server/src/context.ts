@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
+import type { Gateway } from './gateway/gateway.ts';
 import type { Guard } from './http/auth.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
@@ -15,4 +16,6 @@ export interface AppContext {
   notify: Notifier;
   /** `guard()` = signed in; `guard('staff')` = signed in with a role allowed on that resource. */
   guard: Guard;
+  /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
+  gateway: Gateway;
 }

@@ -70,6 +70,9 @@ export async function startServer(
       adminPassword: ADMIN.password,
       consoleDir: undefined,
       loginRateLimitPerMinute: 1000,
+      // The embedded MQTT broker on a free port (the machine's Mosquitto holds 1883).
+      mqttPort: 0,
+      mqttTlsPort: 0,
       ...opts.config,
     },
   );

@@ -38,4 +38,5 @@ export const messageKinds = {
   passwordChanged: 2,
   accountRequest: 3,
   accountApproved: 4,
+  deviceCriticalEvent: 5,
 } as const;

@@ -38,6 +38,27 @@ export const permissions = {
   staff: ['admin'],
   systemLog: ['admin'],
   emailLog: ['admin'],
+  /** Device list, detail, history, map, CSV export and online statistics. */
+  devices: ['*'],
+  /** Exception events: read, acknowledge and clear (operators' daily work). */
+  deviceEvents: ['*'],
+  /** Commands to a mower (ping, reboot) and the gateway's counters. */
+  deviceCommand: ['admin'],
+  /** Product models and the serial-number registry, read only. */
+  productSn: ['*'],
+  /** Register, import, enable/disable SNs, rotate device secrets, edit product models. */
+  productSnWrite: ['admin'],
+  /** Remote shell into a mower, its recordings and playback: the most dangerous power there is. */
+  shell: ['admin'],
+  /** Firmware and voice packs, campaigns and the upgrade log, read only. */
+  firmware: ['*'],
+  /** Upload, release and deprecate artifacts. */
+  firmwareWrite: ['admin'],
+  /** Create, pause, resume and cancel OTA campaigns. */
+  campaignControl: ['admin'],
+  /** App versions (read); writing them is admin-only. */
+  appVersion: ['*'],
+  appVersionWrite: ['admin'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { can, permissions, roles, type Resource, type RoleRule } from './roles.ts';
+import { can, permissions, type Resource, type RoleRule } from './roles.ts';
 
 export interface RouteMeta {
   /** Locale key of the label, e.g. `menu.system.user`. */
@@ -22,26 +21,6 @@ export interface RouteDef {
   meta: RouteMeta;
   children?: RouteDef[];
 }
-
-/** The menu item shape of spec §3 as the menu endpoint answers it (recursive: groups hold children). */
-export const routeMetaSchema = z.object({
-  locale: z.string(),
-  requiresAuth: z.boolean(),
-  icon: z.string().optional(),
-  order: z.number().optional(),
-  roles: z.array(z.union([z.enum(roles), z.literal('*')])),
-  hideInMenu: z.boolean().optional(),
-  ignoreCache: z.boolean().optional(),
-  activeMenu: z.string().optional(),
-});
-export const routeDefSchema: z.ZodType<RouteDef> = z.object({
-  path: z.string(),
-  name: z.string(),
-  meta: routeMetaSchema,
-  children: z.array(z.lazy(() => routeDefSchema)).optional(),
-});
-/** POST /api/user/menu */
-export const menuSchema = z.array(routeDefSchema);
 
 const page = (path: string, name: string, locale: string, resource: Resource, extra: Partial<RouteMeta> = {}): RouteDef => ({
   path,

@@ -13,3 +13,6 @@ export function createQueryClient() {
     },
   });
 }
+
+/** The console's one client; logout clears it so the next user never sees cached data. */
+export const queryClient = createQueryClient();

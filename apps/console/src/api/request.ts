@@ -29,7 +29,8 @@ export interface RequestOptions extends AxiosRequestConfig {
 const http = axios.create({ timeout: 0 });
 
 http.interceptors.request.use((config) => {
-  config.baseURL = getServerHost();
+  // The region chosen in the navbar; a call may pin its own base (runtime config comes from this origin).
+  if (config.baseURL === undefined) config.baseURL = getServerHost();
   const token = getToken();
   if (token) config.headers.Authorization = `Bearer ${token}`;
   const trust = getSecurityToken();

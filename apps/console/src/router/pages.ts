@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /**
  * Page registry: the contract between the console shell and the feature pages.
@@ -9,4 +9,10 @@ import type { ComponentType, LazyExoticComponent } from 'react';
  * A route whose name has no page here renders the not-found page (and a unit test fails).
  */
 export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
+  workplace: lazy(() => import('../dashboard/WorkplacePage.tsx')),
+  'system-user': lazy(() => import('../staff/StaffPage.tsx')),
+  'system-log': lazy(() => import('../system-log/SystemLogPage.tsx')),
+  'email-log': lazy(() => import('../email-log/EmailLogPage.tsx')),
+  'user-center': lazy(() => import('../user-center/UserCenterPage.tsx')),
+  'user-messages': lazy(() => import('../messages/MessagesPage.tsx')),
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { sessions } from './auth.sql.ts';
 
@@ -22,8 +23,8 @@ export async function revokeSession(ctx: AppContext, sessionId: string): Promise
 }
 
 /** Signs the user out everywhere, except in the session `keep` when given (the one changing the password). */
-export async function revokeUserSessions(ctx: AppContext, userId: number, keep?: string): Promise<number> {
-  const rows = await ctx.db
+export async function revokeUserSessions(db: Db, userId: number, keep?: string): Promise<number> {
+  const rows = await db
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined))

@@ -22,6 +22,19 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
     'zh-CN': (p) => ({ title: '账号申请已通过', subTitle: p.username ?? '', content: `${p.actor ?? ''} 通过了 ${p.username ?? ''} 的账号申请。` }),
     'en-US': (p) => ({ title: 'Account request approved', subTitle: p.username ?? '', content: `${p.actor ?? ''} approved the account request of ${p.username ?? ''}.` }),
   },
+  // `more` counts further critical events folded into this message during a burst.
+  [messageKinds.deviceCriticalEvent]: {
+    'zh-CN': (p) => ({
+      title: '设备严重故障',
+      subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
+      content: `设备 ${p.sn ?? ''} 于 ${p.at ?? ''} 报告严重故障 ${p.code ?? ''}：${p.message ?? ''}${p.more && p.more !== '0' ? `（另有 ${p.more} 条严重故障）` : ''}`,
+    }),
+    'en-US': (p) => ({
+      title: 'Critical device fault',
+      subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
+      content: `Device ${p.sn ?? ''} reported the critical fault ${p.code ?? ''} at ${p.at ?? ''}: ${p.message ?? ''}${p.more && p.more !== '0' ? ` (and ${p.more} more critical faults)` : ''}`,
+    }),
+  },
 };
 
 export function renderMessage(kind: number, params: Record<string, string>, locale: Locale) {

@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { checkPassword, messageKinds, type StaffUpdateBody, type StaffUser } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { sessions } from '../auth/auth.sql.ts';
+import { recordAttempt } from '../auth/login-attempts.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import { issueResetLink } from '../auth/password-reset.service.ts';
+import { issueResetLink, retireResetLinks } from '../auth/password-reset.service.ts';
 import { AppError, localeOf } from '../http/envelope.ts';
 import { principal } from '../http/auth.ts';
 import { requestMeta } from '../http/request-meta.ts';
@@ -31,7 +32,6 @@ interface Outcome {
  */
 export async function updateStaff(ctx: AppContext, request: FastifyRequest, body: StaffUpdateBody): Promise<StaffUser> {
   const actor = principal(request);
-  const locale = localeOf(request);
   const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
   let outcome: Outcome;
   let targetName = '';
@@ -81,6 +81,8 @@ export async function updateStaff(ctx: AppContext, request: FastifyRequest, body
         .where(eq(staffUsers.id, before.id))
         .returning();
 
+      // A password set here makes older reset links pointless; a new link retires them itself.
+      if (passwordHash) await retireResetLinks(tx, before.id);
       // A new password, a reset link, or losing the role/account ends every session of that user.
       if (passwordHash || body.sendResetLink || losesAccess) {
         await tx
@@ -104,7 +106,14 @@ export async function updateStaff(ctx: AppContext, request: FastifyRequest, body
     throw err;
   }
 
-  const { after, changes, approved } = outcome;
+  await recordAndAnnounce(ctx, request, body, outcome);
+  return toStaffUser(outcome.after);
+}
+
+/** After the commit: the audit entries, then the mails and messages the change calls for. */
+async function recordAndAnnounce(ctx: AppContext, request: FastifyRequest, body: StaffUpdateBody, { after, changes, approved }: Outcome) {
+  const actor = principal(request);
+  const locale = localeOf(request);
   const target = { targetType: 'staff', targetId: after.id, targetName: after.username } as const;
   if (approved) {
     await ctx.audit(request, { action: 'staff.approve', result: 'success', ...target, detail: { changes } });
@@ -123,8 +132,10 @@ export async function updateStaff(ctx: AppContext, request: FastifyRequest, body
     await ctx.notify.toAdmins('notice', messageKinds.accountApproved, { actor: actor.username, username: after.username });
   }
   if (body.password !== undefined) {
-    await ctx.notify.toUser(after.id, 'notice', messageKinds.passwordChanged, { ip: requestMeta(request).ip, at: new Date().toISOString() });
+    const { ip } = requestMeta(request);
+    // A password set by an admin lifts a sign-in lock-out, as a used reset link does.
+    await recordAttempt(ctx, after.username.toLowerCase(), ip, 'password_reset');
+    await ctx.notify.toUser(after.id, 'notice', messageKinds.passwordChanged, { ip, at: new Date().toISOString() });
   }
   if (body.sendResetLink) await issueResetLink(ctx, after, 'password-reset', locale);
-  return toStaffUser(after);
 }

@@ -128,7 +128,7 @@ export async function createStaff(ctx: AppContext, request: FastifyRequest, body
     targetName: row.username,
     detail: { username: row.username, name: row.name, email: row.email, phone: row.phone, role: row.role, invited },
   });
-  await ctx.notify.toAdmins('notice', messageKinds.accountCreated, { actor: actor.username, username: row.username, role: row.role });
+  await ctx.notify.toAdmins('notice', messageKinds.accountCreated, { actor: actor.username, username: row.username, role: row.role }, row.id);
   if (invited) await issueResetLink(ctx, row, 'staff-invite', localeOf(request));
   return toStaffUser(row);
 }

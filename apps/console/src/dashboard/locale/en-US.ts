@@ -1,0 +1,16 @@
+export default {
+  'workplace.greeting.morning': 'Good morning, {name}',
+  'workplace.greeting.afternoon': 'Good afternoon, {name}',
+  'workplace.greeting.evening': 'Good evening, {name}',
+  'workplace.welcome': 'Welcome back to the Mowerline console',
+  'workplace.quickLinks': 'Quick links',
+  'workplace.viewAll': 'View all',
+  'workplace.activity.title': 'Recent activity',
+  'workplace.activity.empty': 'Nothing has happened yet',
+  'workplace.activity.anonymous': 'Someone',
+  'workplace.activity.adminOnly': 'The activity log is kept for administrators',
+  'workplace.activity.adminOnlyHint': 'Your sign-ins and changes are recorded there. If something looks wrong with your account, change your password and tell an administrator.',
+  'workplace.activity.security': 'Account security',
+  'workplace.unread.title': 'Unread messages',
+  'workplace.unread.empty': 'You are all caught up',
+};

@@ -1,0 +1,16 @@
+export default {
+  'workplace.greeting.morning': '早上好，{name}',
+  'workplace.greeting.afternoon': '下午好，{name}',
+  'workplace.greeting.evening': '晚上好，{name}',
+  'workplace.welcome': '欢迎回到 Mowerline 运营后台',
+  'workplace.quickLinks': '快捷入口',
+  'workplace.viewAll': '查看全部',
+  'workplace.activity.title': '最近动态',
+  'workplace.activity.empty': '暂无动态',
+  'workplace.activity.anonymous': '匿名用户',
+  'workplace.activity.adminOnly': '操作日志仅对管理员开放',
+  'workplace.activity.adminOnlyHint': '您的登录和修改都会记录在其中。如果发现账号异常，请修改密码并告知管理员。',
+  'workplace.activity.security': '账号安全',
+  'workplace.unread.title': '未读消息',
+  'workplace.unread.empty': '没有未读消息',
+};

@@ -1,0 +1,6 @@
+import { useT } from '../locale/i18n.ts';
+
+export function Footer() {
+  const t = useT();
+  return <footer className="app-footer">{t('layout.footer', { year: new Date().getFullYear() })}</footer>;
+}

@@ -1,0 +1,12 @@
+// Menu labels of the route table (contract appRoutes meta.locale); areas added later bring their own.
+export default {
+  'menu.dashboard': 'Dashboard',
+  'menu.dashboard.workplace': 'Workplace',
+  'menu.system': 'System',
+  'menu.system.user': 'Staff accounts',
+  'menu.system.log': 'System log',
+  'menu.system.emailLog': 'E-mail log',
+  'menu.user': 'Personal',
+  'menu.user.center': 'User center',
+  'menu.user.messages': 'Messages',
+};

@@ -1,0 +1,50 @@
+import { Button, Message, Popconfirm, Space } from '@arco-design/web-react';
+import type { StaffUser, StaffUpdateBody } from '@mowerline/contract';
+import { useT } from '../locale/i18n.ts';
+import { useSession } from '../session/session.store.ts';
+import { useUpdateStaff } from './staff.api.ts';
+
+interface Props {
+  row: StaffUser;
+  onEdit(row: StaffUser): void;
+  onResetPassword(row: StaffUser): void;
+}
+
+/** Per-row actions. Status changes ask first; refusals (last admin, own account) come from the server's policy toast. */
+export function StaffRowActions({ row, onEdit, onResetPassword }: Props) {
+  const t = useT();
+  const me = useSession((s) => s.user?.id);
+  const update = useUpdateStaff();
+  const setStatus = (status: StaffUpdateBody['status'], done: string) =>
+    update.mutate({ id: row.id, status }, { onSuccess: () => Message.success(t(done, { name: row.name })) });
+
+  const confirm = (title: string, action: () => void, label: string, danger = false) => (
+    <Popconfirm title={t(title, { name: row.name })} onOk={action} okButtonProps={{ status: danger ? 'danger' : 'default' }}>
+      <Button type="text" size="small" status={danger ? 'danger' : 'default'} loading={update.isPending}>
+        {t(label)}
+      </Button>
+    </Popconfirm>
+  );
+
+  return (
+    <Space size={0}>
+      <Button type="text" size="small" onClick={() => onEdit(row)}>
+        {t('staff.action.edit')}
+      </Button>
+      {row.status === 'pending' && (
+        <>
+          {confirm('staff.confirm.approve', () => setStatus('active', 'staff.done.approved'), 'staff.action.approve')}
+          {confirm('staff.confirm.reject', () => setStatus('disabled', 'staff.done.rejected'), 'staff.action.reject', true)}
+        </>
+      )}
+      {row.status !== 'pending' && (
+        <Button type="text" size="small" onClick={() => onResetPassword(row)}>
+          {t('staff.action.resetPassword')}
+        </Button>
+      )}
+      {row.status === 'active' && row.id !== me &&
+        confirm('staff.confirm.disable', () => setStatus('disabled', 'staff.done.disabled'), 'staff.action.disable', true)}
+      {row.status === 'disabled' && confirm('staff.confirm.enable', () => setStatus('active', 'staff.done.enabled'), 'staff.action.enable')}
+    </Space>
+  );
+}

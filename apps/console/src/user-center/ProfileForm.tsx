@@ -1,0 +1,75 @@
+import { Button, Form, Input, Message, Space } from '@arco-design/web-react';
+import { emailSchema, profileBodySchema, type ProfileBody, type UserInfo } from '@mowerline/contract';
+import { useT } from '../locale/i18n.ts';
+import { useUpdateProfile } from './user-center.api.ts';
+import { schemaRule } from './zod-rule.ts';
+
+const editable = ['name', 'email', 'phone', 'job', 'organization', 'location', 'personalWebsite', 'introduction'] as const;
+
+function profileOf(info: UserInfo): Required<ProfileBody> {
+  return Object.fromEntries(editable.map((key) => [key, info[key]])) as Required<ProfileBody>;
+}
+
+/** Spec §3 user info: the fields a member of staff may change about themselves. */
+export function ProfileForm({ info }: { info: UserInfo }) {
+  const t = useT();
+  const [form] = Form.useForm<Required<ProfileBody>>();
+  const update = useUpdateProfile();
+
+  const save = (values: Required<ProfileBody>) =>
+    update.mutate(values, { onSuccess: () => Message.success(t('userCenter.profile.saved')) });
+
+  return (
+    <Form
+      form={form}
+      layout="horizontal"
+      labelCol={{ span: 5 }}
+      wrapperCol={{ span: 19 }}
+      style={{ maxWidth: 640 }}
+      initialValues={profileOf(info)}
+      onSubmit={save}
+      autoComplete="on"
+    >
+      <Form.Item label={t('userCenter.field.name')} field="name" rules={[{ required: true, message: t('userCenter.rule.name') }]}>
+        <Input maxLength={64} autoComplete="name" />
+      </Form.Item>
+      <Form.Item
+        label={t('userCenter.field.email')}
+        field="email"
+        rules={[{ required: true, message: t('userCenter.rule.email') }, schemaRule(emailSchema, t('userCenter.rule.email'))]}
+      >
+        <Input maxLength={254} autoComplete="email" />
+      </Form.Item>
+      <Form.Item label={t('userCenter.field.phone')} field="phone">
+        <Input maxLength={32} autoComplete="tel" />
+      </Form.Item>
+      <Form.Item label={t('userCenter.field.job')} field="job">
+        <Input maxLength={64} autoComplete="organization-title" />
+      </Form.Item>
+      <Form.Item label={t('userCenter.field.organization')} field="organization">
+        <Input maxLength={128} autoComplete="organization" />
+      </Form.Item>
+      <Form.Item label={t('userCenter.field.location')} field="location">
+        <Input maxLength={128} />
+      </Form.Item>
+      <Form.Item
+        label={t('userCenter.field.personalWebsite')}
+        field="personalWebsite"
+        rules={[schemaRule(profileBodySchema.shape.personalWebsite, t('userCenter.rule.website'))]}
+      >
+        <Input maxLength={256} placeholder="https://" autoComplete="url" />
+      </Form.Item>
+      <Form.Item label={t('userCenter.field.introduction')} field="introduction">
+        <Input.TextArea maxLength={500} showWordLimit autoSize={{ minRows: 3, maxRows: 6 }} />
+      </Form.Item>
+      <Form.Item wrapperCol={{ offset: 5, span: 19 }}>
+        <Space>
+          <Button type="primary" htmlType="submit" loading={update.isPending}>
+            {t('userCenter.profile.save')}
+          </Button>
+          <Button onClick={() => form.setFieldsValue(profileOf(info))}>{t('userCenter.profile.reset')}</Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}

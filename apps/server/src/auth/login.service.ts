@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import type { ErrorKey, LoginBody, LoginResult } from '@mowerline/contract';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/envelope.ts';
+import { staffUsers, type StaffRow } from '../staff/staff.sql.ts';
+import type { LoginOutcome } from './auth.sql.ts';
+import { solveCaptcha } from './captcha.service.ts';
+import { captchaNeeded, lockedMinutes, recordAttempt } from './login-attempts.service.ts';
+import { verifyPassword } from './password.ts';
+import { openSession } from './session.service.ts';
+import { issueTrustToken, trustedUsername } from './trust-token.ts';
+
+/** A staff account by username, case-insensitively (the unique index is on lower(username)). */
+export async function findStaffByUsername(ctx: AppContext, username: string): Promise<StaffRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(staffUsers)
+    .where(sql`lower(${staffUsers.username}) = ${username.toLowerCase()}`)
+    .limit(1);
+  return row;
+}
+
+type Refusal = Exclude<LoginOutcome, 'ok' | 'password_reset'>;
+const refusalError: Record<Refusal, ErrorKey> = {
+  locked: 'ACCOUNT_LOCKED',
+  captcha_required: 'CAPTCHA_REQUIRED',
+  captcha_invalid: 'CAPTCHA_INVALID',
+  wrong_password: 'LOGIN_FAILED',
+  pending: 'ACCOUNT_PENDING',
+  disabled: 'ACCOUNT_DISABLED',
+};
+
+/**
+ * Sign-in, in the order that leaks least: lock-out, then captcha (when required the password is
+ * not even checked), then the password (argon2 work is spent for unknown usernames too), and only
+ * after a correct password the account status. Every attempt is recorded and audited.
+ */
+export async function signIn(app: FastifyInstance, ctx: AppContext, request: FastifyRequest, body: LoginBody): Promise<LoginResult> {
+  const username = body.username.toLowerCase();
+  const ip = request.ip;
+  const trusted = trustedUsername(app, request) === username;
+
+  /** Records and audits a refused attempt, then throws its error; the data tells the console whether to show a captcha. */
+  const refuse = async (outcome: Refusal, user?: StaffRow): Promise<never> => {
+    await recordAttempt(ctx, username, ip, outcome);
+    // The wrong password that reaches the limit already answers "locked", so the user learns it now.
+    const minutes = outcome === 'locked' || outcome === 'wrong_password' ? await lockedMinutes(ctx, username) : 0;
+    await ctx.audit(request, {
+      action: 'auth.login',
+      result: 'failure',
+      actor: { id: user?.id ?? null, name: body.username },
+      targetType: 'staff',
+      targetId: user?.id,
+      targetName: user?.username ?? body.username,
+      detail: { reason: outcome, ...(minutes > 0 ? { lockedMinutes: minutes } : {}) },
+    });
+    const captchaRequired = !trusted && (await captchaNeeded(ctx, username, ip));
+    if (minutes > 0) throw new AppError('ACCOUNT_LOCKED', { minutes }, { captchaRequired });
+    throw new AppError(refusalError[outcome], {}, { captchaRequired });
+  };
+
+  if ((await lockedMinutes(ctx, username)) > 0) return refuse('locked');
+
+  if (!trusted && (await captchaNeeded(ctx, username, ip))) {
+    if (!body.captchaId || !body.captchaCode) return refuse('captcha_required');
+    if (!(await solveCaptcha(ctx, body.captchaId, body.captchaCode))) return refuse('captcha_invalid');
+  }
+
+  const user = await findStaffByUsername(ctx, username);
+  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+  if (!user || !passwordOk) return refuse('wrong_password', user);
+  if (user.status === 'pending') return refuse('pending', user);
+  if (user.status === 'disabled') return refuse('disabled', user);
+
+  await recordAttempt(ctx, username, ip, 'ok');
+  const session = await openSession(app, ctx, request, user.id, body.remember ?? false);
+  await ctx.db.update(staffUsers).set({ lastLoginAt: new Date() }).where(eq(staffUsers.id, user.id));
+  await ctx.audit(request, {
+    action: 'auth.login',
+    result: 'success',
+    actor: { id: user.id, name: user.username },
+    targetType: 'staff',
+    targetId: user.id,
+    targetName: user.username,
+    detail: { remember: body.remember ?? false },
+  });
+  return {
+    access_token: session.accessToken,
+    expires_at: session.expiresAt.toISOString(),
+    security_token: issueTrustToken(app, username),
+  };
+}

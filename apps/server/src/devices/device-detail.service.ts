@@ -1,0 +1,58 @@
+import { eq, sql } from 'drizzle-orm';
+import type { DeviceDetail, DeviceHistory, Locale, ReportedState } from '@mowerline/contract';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../http/envelope.ts';
+import { productModels } from '../product/product.sql.ts';
+import { toSummary, summaryColumns, type SummaryRow } from './device-list.service.ts';
+import { deviceState, devices } from './devices.sql.ts';
+import { recentEvents } from './events.service.ts';
+import { bucketSeconds } from './statistics.service.ts';
+
+export async function deviceDetail(db: Db, sn: string, locale: Locale): Promise<DeviceDetail> {
+  const [row] = await db
+    .select({ ...summaryColumns, remark: devices.remark, telemetryAt: deviceState.telemetryAt, secretRotatedAt: devices.secretRotatedAt })
+    .from(devices)
+    .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
+    .innerJoin(productModels, eq(productModels.id, devices.modelId))
+    .where(eq(devices.sn, sn))
+    .limit(1);
+  if (!row) throw new AppError('SN_NOT_FOUND', { sn });
+  return {
+    ...toSummary(row as SummaryRow),
+    remark: row.remark,
+    telemetryAt: row.telemetryAt?.toISOString() ?? null,
+    secretRotatedAt: row.secretRotatedAt.toISOString(),
+    recentEvents: await recentEvents(db, sn, locale),
+  };
+}
+
+/** Battery and state per time bucket over [from, to] (default: the last 24 hours), from the history index (sn, at). */
+export async function deviceHistory(db: Db, sn: string, q: { from?: string; to?: string; points: number }): Promise<DeviceHistory> {
+  const [known] = await db.select({ sn: devices.sn }).from(devices).where(eq(devices.sn, sn)).limit(1);
+  if (!known) throw new AppError('SN_NOT_FOUND', { sn });
+  const to = q.to ? new Date(q.to) : new Date();
+  const from = q.from ? new Date(q.from) : new Date(to.getTime() - 86_400_000);
+  if (from >= to) throw new AppError('VALIDATION', { detail: 'from must be before to' });
+  const bucket = bucketSeconds(from.getTime(), to.getTime(), q.points, 1);
+  const result = await db.execute(sql`
+    select to_timestamp(floor(extract(epoch from at) / ${bucket}) * ${bucket}) as at,
+           avg(battery)::float8 as battery, min(battery)::int as "batteryMin", max(battery)::int as "batteryMax",
+           mode() within group (order by state) as state, count(*)::int as samples
+    from telemetry_history
+    where sn = ${sn} and at >= ${from.toISOString()}::timestamptz and at < ${to.toISOString()}::timestamptz
+    group by 1 order by 1`);
+  const rows = (result as unknown as { rows: Array<{ at: string | Date; battery: number; batteryMin: number; batteryMax: number; state: string; samples: number }> }).rows;
+  return {
+    from: from.toISOString(),
+    to: to.toISOString(),
+    bucketSeconds: bucket,
+    points: rows.map((r) => ({
+      at: new Date(r.at).toISOString(),
+      battery: Math.round(Number(r.battery) * 10) / 10,
+      batteryMin: r.batteryMin,
+      batteryMax: r.batteryMax,
+      state: r.state as ReportedState,
+      samples: r.samples,
+    })),
+  };
+}

@@ -1,0 +1,164 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { productModels } from '../product/product.sql.ts';
+
+/** `last_seen_at` of a device never heard from; kept NOT NULL so keyset paging needs no NULL rules. */
+export const NEVER_SEEN = new Date(0);
+/** `battery` before the first telemetry. */
+export const BATTERY_UNKNOWN = -1;
+
+/** The SN registry: one row per mower that may connect. Changes only when staff change it. */
+export const devices = pgTable(
+  'devices',
+  {
+    sn: text('sn').primaryKey(),
+    modelId: integer('model_id')
+      .notNull()
+      .references(() => productModels.id),
+    /** sha256(salt ‖ secret), hex. The secret itself is never stored (docs/device-protocol.md). */
+    secretHash: text('secret_hash').notNull(),
+    secretSalt: text('secret_salt').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    region: text('region').notNull().default(''),
+    owner: text('owner').notNull().default(''),
+    remark: text('remark').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    secretRotatedAt: timestamp('secret_rotated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // SN prefix search (LIKE 'ABC%') whatever the database collation.
+    index('devices_sn_pattern').on(t.sn.op('text_pattern_ops')),
+    index('devices_model_sn').on(t.modelId, t.sn),
+    index('devices_region_sn').on(t.region, t.sn),
+    index('devices_owner_sn').on(t.owner, t.sn),
+    index('devices_created_sn').on(t.createdAt, t.sn),
+  ],
+);
+export type DeviceRow = typeof devices.$inferSelect;
+
+/**
+ * The latest state of each device: one narrow row rewritten by the ingest's batched UPSERT, apart
+ * from the registry and from the history. Sortable columns are NOT NULL (sentinels above) so every
+ * list order is a plain (column, sn) index range.
+ */
+export const deviceState = pgTable(
+  'device_state',
+  {
+    sn: text('sn')
+      .primaryKey()
+      .references(() => devices.sn, { onDelete: 'cascade' }),
+    online: boolean('online').notNull().default(false),
+    /** Server receive time of the last presence change; orders presence against telemetry. */
+    onlineChangedAt: timestamp('online_changed_at', { withTimezone: true }),
+    /** Connection id of the last `online` status (docs/device-protocol.md, presence). */
+    connId: text('conn_id').notNull().default(''),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().default(sql`'1970-01-01T00:00:00Z'`),
+    /** Device time of the latest telemetry applied. */
+    telemetryAt: timestamp('telemetry_at', { withTimezone: true }),
+    state: text('state').notNull().default('idle'),
+    activity: text('activity').notNull().default('unknown'),
+    errorCode: text('error_code'),
+    battery: smallint('battery').notNull().default(BATTERY_UNKNOWN),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    heading: real('heading'),
+    bladeRpm: integer('blade_rpm'),
+    rssi: smallint('rssi'),
+    firmware: text('firmware').notNull().default(''),
+  },
+  (t) => [
+    index('device_state_seen_sn').on(t.lastSeenAt, t.sn),
+    index('device_state_battery_sn').on(t.battery, t.sn),
+    index('device_state_firmware_sn').on(t.firmware, t.sn),
+    index('device_state_state_sn').on(t.state, t.sn),
+    // Online count and the staleness sweep read only the online rows.
+    index('device_state_online_seen').on(t.lastSeenAt).where(sql`${t.online}`),
+  ],
+);
+export type DeviceStateRow = typeof deviceState.$inferSelect;
+
+/** Every accepted telemetry message; append-only, trimmed by TELEMETRY_RETENTION_DAYS. */
+export const telemetryHistory = pgTable(
+  'telemetry_history',
+  {
+    sn: text('sn').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    state: text('state').notNull(),
+    activity: text('activity').notNull(),
+    errorCode: text('error_code'),
+    battery: smallint('battery').notNull(),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+    heading: real('heading'),
+    bladeRpm: integer('blade_rpm').notNull(),
+    rssi: smallint('rssi').notNull(),
+    firmware: text('firmware').notNull(),
+  },
+  (t) => [
+    // Unique: a QoS 1 redelivery of the same message is written once.
+    uniqueIndex('telemetry_history_sn_at').on(t.sn, t.at),
+    // Append order ≈ time order: a BRIN index makes the retention delete cheap at any size.
+    index('telemetry_history_received_brin').using('brin', t.receivedAt),
+  ],
+);
+
+/** Exception events: active → acknowledged → cleared, with who/when/comment for each step. */
+export const deviceEvents = pgTable(
+  'device_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sn: text('sn')
+      .notNull()
+      .references(() => devices.sn, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    severity: text('severity', { enum: ['critical', 'major', 'minor', 'warning'] }).notNull(),
+    status: text('status', { enum: ['active', 'acknowledged', 'cleared'] }).notNull().default('active'),
+    message: text('message').notNull().default(''),
+    context: jsonb('context').$type<Record<string, unknown>>().notNull().default({}),
+    occurrences: integer('occurrences').notNull().default(1),
+    /** The device's id of the latest report, so a redelivered message is not counted twice. */
+    lastDeviceEventId: text('last_device_event_id').notNull().default(''),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    ackBy: integer('ack_by'),
+    ackByName: text('ack_by_name'),
+    ackAt: timestamp('ack_at', { withTimezone: true }),
+    ackComment: text('ack_comment').notNull().default(''),
+    clearedBy: integer('cleared_by'),
+    clearedByName: text('cleared_by_name'),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    clearComment: text('clear_comment').notNull().default(''),
+  },
+  (t) => [
+    index('device_events_last').on(t.lastAt),
+    index('device_events_sn_last').on(t.sn, t.lastAt),
+    index('device_events_status_last').on(t.status, t.lastAt),
+    index('device_events_code_last').on(t.code, t.lastAt),
+    index('device_events_severity_last').on(t.severity, t.lastAt),
+    // At most one open event per device and code: repeats fold into it.
+    uniqueIndex('device_events_open_sn_code').on(t.sn, t.code).where(sql`${t.status} <> 'cleared'`),
+  ],
+);
+export type DeviceEventRow = typeof deviceEvents.$inferSelect;
+
+/** The online count, sampled once a minute (one row per minute whatever the number of nodes). */
+export const deviceOnlineSamples = pgTable('device_online_samples', {
+  at: timestamp('at', { withTimezone: true }).primaryKey(),
+  online: integer('online').notNull(),
+  total: integer('total').notNull(),
+});

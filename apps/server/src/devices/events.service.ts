@@ -1,0 +1,103 @@
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { eventCatalogue, type DeviceEvent, type EventCount, type EventListQuery, type Locale } from '@mowerline/contract';
+import type { Db } from '../db/client.ts';
+import { pageOffset } from '../db/helpers.ts';
+import type { Principal } from '../http/auth.ts';
+import { countMatches } from './count.ts';
+import { deviceEvents, type DeviceEventRow } from './devices.sql.ts';
+
+export function codeText(code: string, locale: Locale): string {
+  return eventCatalogue[code]?.[locale] ?? '';
+}
+
+export function toDeviceEvent(row: DeviceEventRow, locale: Locale): DeviceEvent {
+  return {
+    id: row.id,
+    sn: row.sn,
+    code: row.code,
+    codeText: codeText(row.code, locale),
+    severity: row.severity,
+    status: row.status,
+    message: row.message,
+    context: row.context,
+    occurrences: row.occurrences,
+    firstAt: row.firstAt.toISOString(),
+    lastAt: row.lastAt.toISOString(),
+    ackBy: row.ackByName,
+    ackAt: row.ackAt?.toISOString() ?? null,
+    ackComment: row.ackComment,
+    clearedBy: row.clearedByName,
+    clearedAt: row.clearedAt?.toISOString() ?? null,
+    clearComment: row.clearComment,
+  };
+}
+
+function eventFilter(q: Partial<EventListQuery>): SQL | undefined {
+  const c: SQL[] = [];
+  if (q.sn) c.push(eq(deviceEvents.sn, q.sn));
+  if (q.code) c.push(eq(deviceEvents.code, q.code));
+  if (q.severity) c.push(eq(deviceEvents.severity, q.severity));
+  if (q.status) c.push(eq(deviceEvents.status, q.status));
+  if (q.from) c.push(gte(deviceEvents.lastAt, new Date(q.from)));
+  if (q.to) c.push(lte(deviceEvents.lastAt, new Date(q.to)));
+  return c.length > 0 ? and(...c) : undefined;
+}
+
+/** Newest last occurrence first. */
+export async function listEvents(db: Db, q: EventListQuery, locale: Locale) {
+  const where = eventFilter(q);
+  const rows = await db
+    .select()
+    .from(deviceEvents)
+    .where(where)
+    .orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id))
+    .limit(q.pageSize)
+    .offset(pageOffset(q));
+  const { total, exact } = await countMatches(db, () => db.select({ one: deviceEvents.id }).from(deviceEvents).where(where).$dynamic());
+  return { list: rows.map((r) => toDeviceEvent(r, locale)), total, totalExact: exact };
+}
+
+export async function recentEvents(db: Db, sn: string, locale: Locale, limit = 10): Promise<DeviceEvent[]> {
+  const rows = await db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn)).orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id)).limit(limit);
+  return rows.map((r) => toDeviceEvent(r, locale));
+}
+
+/**
+ * One lifecycle step for many events: acknowledge (from active) or clear (from active or
+ * acknowledged). Events already past that step, or unknown, are reported as skipped.
+ */
+export async function advanceEvents(db: Db, step: 'ack' | 'clear', ids: number[], who: Principal, comment = '') {
+  const now = new Date();
+  const updated =
+    step === 'ack'
+      ? await db
+          .update(deviceEvents)
+          .set({ status: 'acknowledged', ackBy: who.id, ackByName: who.username, ackAt: now, ackComment: comment })
+          .where(and(inArray(deviceEvents.id, ids), eq(deviceEvents.status, 'active')))
+          .returning({ id: deviceEvents.id })
+      : await db
+          .update(deviceEvents)
+          .set({ status: 'cleared', clearedBy: who.id, clearedByName: who.username, clearedAt: now, clearComment: comment })
+          .where(and(inArray(deviceEvents.id, ids), inArray(deviceEvents.status, ['active', 'acknowledged'])))
+          .returning({ id: deviceEvents.id });
+  const done = new Set(updated.map((r) => r.id));
+  return { updated: ids.filter((id) => done.has(id)), skipped: [...new Set(ids)].filter((id) => !done.has(id)) };
+}
+
+/** Events per code over the last occurrence window; the severity is the one reported last. */
+export async function eventCounts(db: Db, q: { from?: string; to?: string; severity?: EventListQuery['severity'] }, locale: Locale): Promise<EventCount[]> {
+  const rows = await db
+    .select({
+      code: deviceEvents.code,
+      severity: sql<DeviceEvent['severity']>`(array_agg(${deviceEvents.severity} order by ${deviceEvents.lastAt} desc))[1]`,
+      total: sql<number>`count(*)::int`,
+      active: sql<number>`(count(*) filter (where ${deviceEvents.status} = 'active'))::int`,
+      acknowledged: sql<number>`(count(*) filter (where ${deviceEvents.status} = 'acknowledged'))::int`,
+      cleared: sql<number>`(count(*) filter (where ${deviceEvents.status} = 'cleared'))::int`,
+    })
+    .from(deviceEvents)
+    .where(eventFilter(q))
+    .groupBy(deviceEvents.code)
+    .orderBy(desc(sql`count(*)`), deviceEvents.code);
+  return rows.map((r) => ({ ...r, codeText: codeText(r.code, locale) }));
+}

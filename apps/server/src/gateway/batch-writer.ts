@@ -1,0 +1,241 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { deviceEvents, deviceState, devices, NEVER_SEEN, telemetryHistory } from '../devices/devices.sql.ts';
+import type { Counters } from './counters.ts';
+import type { Received, WriteBatch } from './ingest.ts';
+import type { DeviceStatus, EventPayload, Telemetry } from '@mowerline/contract';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface NewEvent {
+  id: number;
+  sn: string;
+  code: string;
+  severity: string;
+  message: string;
+  lastAt: Date;
+}
+
+const CHUNK = 1000;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Writes one ingest batch in one transaction: a multi-row INSERT into the history, a multi-row
+ * UPSERT of the latest state, presence changes and events. Messages of unknown or disabled SNs are
+ * dropped (the broker should already have refused them).
+ */
+export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (events: NewEvent[]) => void): WriteBatch {
+  return async (batch) => {
+    const known = await enabledSns(db, [...batch.telemetry, ...batch.statuses, ...batch.events].map((m) => m.sn));
+    const keep = <T>(items: Received<T>[]) => items.filter((m) => known.has(m.sn));
+    const telemetry = keep(batch.telemetry);
+    const statuses = keep(batch.statuses);
+    const events = keep(batch.events);
+    const unknown = batch.telemetry.length + batch.statuses.length + batch.events.length - telemetry.length - statuses.length - events.length;
+    if (unknown > 0) counters.inc('dropped.unknownDevice', unknown);
+
+    const created = await db.transaction(async (tx) => {
+      await writeTelemetry(tx, telemetry);
+      await writeStatuses(tx, statuses);
+      return writeEvents(tx, events);
+    });
+    counters.inc('written.telemetry', telemetry.length);
+    counters.inc('written.status', statuses.length);
+    counters.inc('written.events', events.length);
+    if (created.length > 0) onNewEvents(created);
+  };
+}
+
+async function enabledSns(db: Db, sns: string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (const part of chunks([...new Set(sns)])) {
+    const rows = await db.select({ sn: devices.sn }).from(devices).where(and(inArray(devices.sn, part), eq(devices.enabled, true)));
+    for (const r of rows) known.add(r.sn);
+  }
+  return known;
+}
+
+async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
+  if (items.length === 0) return;
+  for (const part of chunks(items)) {
+    await tx
+      .insert(telemetryHistory)
+      .values(
+        part.map(({ sn, receivedAt, body: t }) => ({
+          sn,
+          at: new Date(t.ts),
+          receivedAt,
+          state: t.state,
+          activity: t.activity,
+          errorCode: t.errorCode,
+          battery: t.battery,
+          lat: t.position?.lat ?? null,
+          lng: t.position?.lng ?? null,
+          heading: t.position?.heading ?? null,
+          bladeRpm: t.bladeRpm,
+          rssi: t.rssi,
+          firmware: t.firmware,
+        })),
+      )
+      .onConflictDoNothing();
+  }
+
+  // One row per device: its newest message in this batch.
+  const latest = new Map<string, Received<Telemetry>>();
+  for (const item of items) {
+    const seen = latest.get(item.sn);
+    if (!seen || item.body.ts >= seen.body.ts) latest.set(item.sn, item);
+  }
+  // Telemetry received after the last presence change is proof of life (docs/device-protocol.md).
+  const liveAfterPresence = sql`(${deviceState.onlineChangedAt} is null or ${deviceState.onlineChangedAt} < excluded.last_seen_at)`;
+  for (const part of chunks([...latest.values()])) {
+    await tx
+      .insert(deviceState)
+      .values(
+        part.map(({ sn, receivedAt, body: t }) => ({
+          sn,
+          online: true,
+          onlineChangedAt: receivedAt,
+          lastSeenAt: receivedAt,
+          telemetryAt: new Date(t.ts),
+          state: t.state,
+          activity: t.activity,
+          errorCode: t.errorCode,
+          battery: t.battery,
+          lat: t.position?.lat ?? null,
+          lng: t.position?.lng ?? null,
+          heading: t.position?.heading ?? null,
+          bladeRpm: t.bladeRpm,
+          rssi: t.rssi,
+          firmware: t.firmware,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: deviceState.sn,
+        set: {
+          online: sql`case when ${liveAfterPresence} then true else ${deviceState.online} end`,
+          onlineChangedAt: sql`case when not ${deviceState.online} and ${liveAfterPresence} then excluded.last_seen_at else ${deviceState.onlineChangedAt} end`,
+          lastSeenAt: sql`greatest(${deviceState.lastSeenAt}, excluded.last_seen_at)`,
+          telemetryAt: sql`excluded.telemetry_at`,
+          state: sql`excluded.state`,
+          activity: sql`excluded.activity`,
+          errorCode: sql`excluded.error_code`,
+          battery: sql`excluded.battery`,
+          lat: sql`excluded.lat`,
+          lng: sql`excluded.lng`,
+          heading: sql`excluded.heading`,
+          bladeRpm: sql`excluded.blade_rpm`,
+          rssi: sql`excluded.rssi`,
+          firmware: sql`excluded.firmware`,
+        },
+        // An older message (out of order, or redelivered) never overwrites newer state.
+        setWhere: sql`${deviceState.telemetryAt} is null or ${deviceState.telemetryAt} <= excluded.telemetry_at`,
+      });
+  }
+}
+
+/**
+ * Presence in receive order. A device's statuses in one batch are applied in rounds (its first
+ * status in round one, its second in round two...), so each round is one multi-row UPSERT.
+ */
+async function writeStatuses(tx: Tx, items: Received<DeviceStatus>[]) {
+  const rounds: Received<DeviceStatus>[][] = [];
+  const perSn = new Map<string, number>();
+  for (const item of items) {
+    const n = perSn.get(item.sn) ?? 0;
+    perSn.set(item.sn, n + 1);
+    (rounds[n] ??= []).push(item);
+  }
+  for (const round of rounds) {
+    for (const part of chunks(round)) {
+      await tx
+        .insert(deviceState)
+        .values(
+          part.map(({ sn, receivedAt, body }) => ({
+            sn,
+            online: body.online,
+            onlineChangedAt: receivedAt,
+            connId: body.conn,
+            lastSeenAt: body.online ? receivedAt : NEVER_SEEN,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: deviceState.sn,
+          set: {
+            online: sql`excluded.online`,
+            onlineChangedAt: sql`excluded.online_changed_at`,
+            connId: sql`case when excluded.online then excluded.conn_id else ${deviceState.connId} end`,
+            lastSeenAt: sql`greatest(${deviceState.lastSeenAt}, excluded.last_seen_at)`,
+          },
+          // Newer than the last change, and an offline only for the connection that is current:
+          // the late will of a replaced connection is ignored.
+          setWhere: sql`(${deviceState.onlineChangedAt} is null or ${deviceState.onlineChangedAt} <= excluded.online_changed_at)
+            and (excluded.online or ${deviceState.connId} = '' or ${deviceState.connId} = excluded.conn_id)`,
+        });
+    }
+  }
+}
+
+/** Events fold into the open event of the same device and code (one UPSERT per batch). */
+async function writeEvents(tx: Tx, items: Received<EventPayload>[]): Promise<NewEvent[]> {
+  if (items.length === 0) return [];
+  const groups = new Map<string, Received<EventPayload>[]>();
+  for (const item of items) {
+    const key = `${item.sn}\u0000${item.body.code}`;
+    const list = groups.get(key);
+    if (list) list.push(item);
+    else groups.set(key, [item]);
+  }
+  // Device clocks can run ahead: an event is never placed after the moment it was received.
+  const when = (m: Received<EventPayload>) => new Date(Math.min(m.body.ts, m.receivedAt.getTime()));
+  const rows = [...groups.values()].map((group) => {
+    const first = group[0]!;
+    const last = group[group.length - 1]!;
+    return {
+      sn: last.sn,
+      code: last.body.code,
+      severity: last.body.severity,
+      message: last.body.message,
+      context: last.body.context,
+      occurrences: new Set(group.map((m) => m.body.id)).size,
+      lastDeviceEventId: last.body.id,
+      firstAt: when(first),
+      lastAt: when(last),
+    };
+  });
+  const created: NewEvent[] = [];
+  for (const part of chunks(rows)) {
+    const result = await tx
+      .insert(deviceEvents)
+      .values(part)
+      .onConflictDoUpdate({
+        target: [deviceEvents.sn, deviceEvents.code],
+        targetWhere: sql`status <> 'cleared'`,
+        set: {
+          occurrences: sql`${deviceEvents.occurrences} + case when excluded.last_device_event_id = ${deviceEvents.lastDeviceEventId} then 0 else excluded.occurrences end`,
+          lastAt: sql`greatest(${deviceEvents.lastAt}, excluded.last_at)`,
+          severity: sql`excluded.severity`,
+          message: sql`excluded.message`,
+          context: sql`excluded.context`,
+          lastDeviceEventId: sql`excluded.last_device_event_id`,
+        },
+      })
+      .returning({
+        id: deviceEvents.id,
+        sn: deviceEvents.sn,
+        code: deviceEvents.code,
+        severity: deviceEvents.severity,
+        message: deviceEvents.message,
+        lastAt: deviceEvents.lastAt,
+        inserted: sql<boolean>`(xmax = 0)`,
+      });
+    for (const r of result) if (r.inserted) created.push(r);
+  }
+  return created;
+}
+

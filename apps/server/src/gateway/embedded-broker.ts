@@ -1,0 +1,158 @@
+import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { deviceMayPublish, deviceMaySubscribe } from '@mowerline/contract';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Counters } from './counters.ts';
+import { checkDeviceCredentials, sameString } from './device-credentials.ts';
+import { KICK_TOPIC, kickPayloadSchema } from './topics.ts';
+
+export interface ServerCredential {
+  username: string;
+  password: string;
+}
+
+export interface EmbeddedBroker {
+  tcpPort(): number | null;
+  tlsPort(): number | null;
+  connectedDevices(): number;
+  /** Hands an upgraded WebSocket (as a stream) to the broker. */
+  handle(stream: Duplex, request: IncomingMessage): void;
+  /** Stops accepting connections and disconnects every device (their wills fire). */
+  disconnectDevices(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function refusal(code: 4 | 5, message: string): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
+}
+
+function listen(server: Server, port: number, host: string, what: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        reject(Object.assign(new Error(`${what} port ${port} is already in use: stop what holds it or set ${what === 'MQTT' ? 'MQTT_PORT' : 'MQTT_TLS_PORT'}.`), { code: 'EADDRINUSE', port }));
+      } else reject(err);
+    });
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/**
+ * The broker `npm start` runs in-process (aedes): MQTT over TCP, over TLS when a certificate is
+ * configured, and over WebSocket through the HTTP server. It authenticates devices against the SN
+ * registry and enforces the device ACL; the server itself is just one more (privileged) client.
+ */
+export async function startEmbeddedBroker(opts: { config: Config; db: Db; counters: Counters; server: ServerCredential; log: { warn(o: object, m: string): void } }): Promise<EmbeddedBroker> {
+  const { config, db, counters } = opts;
+  const serverClients = new WeakSet<Client>();
+
+  const broker = await Aedes.createBroker({
+    authenticate(client, username, password, done) {
+      const secret = password?.toString('utf8') ?? '';
+      if (username && username === opts.server.username) {
+        if (sameString(secret, opts.server.password)) {
+          serverClients.add(client);
+          return done(null, true);
+        }
+        counters.inc('connect.refused.server');
+        return done(refusal(4, 'bad credentials'), false);
+      }
+      checkDeviceCredentials(db, username ?? '', secret, client.id).then(
+        (result) => {
+          if (result === 'ok') {
+            counters.inc('connect.accepted');
+            return done(null, true);
+          }
+          counters.inc(`connect.refused.${result}`);
+          done(result === 'disabled' ? refusal(5, 'device disabled') : refusal(4, 'bad credentials'), false);
+        },
+        (err: unknown) => {
+          opts.log.warn({ err }, 'device authentication failed: database unavailable');
+          done(Object.assign(new Error('server unavailable'), { returnCode: 3 }) as AuthenticateError, false);
+        },
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      if (!client || serverClients.has(client)) return callback(null);
+      if (deviceMayPublish(client.id, packet.topic)) return callback(null);
+      counters.inc('publish.denied');
+      callback(new Error('topic not allowed'));
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      if (serverClients.has(client) || deviceMaySubscribe(client.id, subscription.topic)) return callback(null, subscription);
+      counters.inc('subscribe.denied');
+      callback(null, null);
+    },
+  });
+
+  // aedes keeps its client table private; this one holds the connected devices by SN.
+  const devicesById = new Map<string, Client>();
+  broker.on('client', (client) => {
+    if (!serverClients.has(client)) devicesById.set(client.id, client);
+  });
+  broker.on('clientDisconnect', (client) => {
+    if (devicesById.get(client.id) === client) devicesById.delete(client.id);
+  });
+
+  // Disabling an SN or rotating its secret cuts the live connection: the server asks by publishing here.
+  broker.subscribe(
+    KICK_TOPIC,
+    (packet, done) => {
+      const parsed = kickPayloadSchema.safeParse(safeJson(packet.payload));
+      if (parsed.success) devicesById.get(parsed.data.sn)?.close();
+      done();
+    },
+    () => {},
+  );
+
+  const handle = (stream: Duplex, request?: IncomingMessage) => broker.handle(stream, request);
+  const tcp = createServer((socket) => handle(socket));
+  const tcpPort = await listen(tcp, config.mqttPort, config.mqttHost, 'MQTT');
+  let tls: Server | undefined;
+  let tlsPort: number | null = null;
+  if (config.mqttTlsCert && config.mqttTlsKey) {
+    tls = createTlsServer({ cert: readFileSync(config.mqttTlsCert), key: readFileSync(config.mqttTlsKey) }, (socket) => handle(socket));
+    tlsPort = await listen(tls, config.mqttTlsPort, config.mqttHost, 'MQTT TLS');
+  }
+  let accepting = true;
+
+  // close() stops accepting at once; its callback waits for the open connections to end.
+  const closeServer = (server: Server | undefined) => new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
+  let listenersClosed: Promise<unknown> | undefined;
+
+  return {
+    tcpPort: () => tcpPort,
+    tlsPort: () => tlsPort,
+    connectedDevices: () => devicesById.size,
+    handle(stream, request) {
+      if (accepting) handle(stream, request);
+      else stream.destroy();
+    },
+    async disconnectDevices() {
+      accepting = false;
+      listenersClosed ??= Promise.all([closeServer(tcp), closeServer(tls)]);
+      const devicesNow = [...devicesById.values()];
+      await Promise.all(devicesNow.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
+    },
+    async close() {
+      accepting = false;
+      listenersClosed ??= Promise.all([closeServer(tcp), closeServer(tls)]);
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await listenersClosed;
+    },
+  };
+}
+
+function safeJson(payload: Buffer | string): unknown {
+  try {
+    return JSON.parse(payload.toString());
+  } catch {
+    return undefined;
+  }
+}

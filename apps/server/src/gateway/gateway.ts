@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import { messageKinds } from '@mowerline/contract';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { deviceState } from '../devices/devices.sql.ts';
+import { createNotifier } from '../messages/notify.ts';
+import { createBatchWriter, type NewEvent } from './batch-writer.ts';
+import { Bus, type MessageHandler } from './bus.ts';
+import { CommandChannel } from './commands.ts';
+import { Counters } from './counters.ts';
+import { startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.ts';
+import { Ingest } from './ingest.ts';
+import { markAllOffline, startMaintenance } from './maintenance.ts';
+import { KICK_TOPIC } from './topics.ts';
+
+type Log = { info(o: object, m: string): void; warn(o: object, m: string): void; debug(o: object, m: string): void; error(o: object, m: string): void };
+
+/** Critical events notified one by one per flush before the rest fold into one message. */
+const NOTIFY_PER_FLUSH = 5;
+
+export interface Gateway {
+  readonly nodeId: string;
+  readonly mode: 'embedded' | 'external';
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Sends a command over the device's request/response channel; rejects with CommandError. */
+  sendCommand(sn: string, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown>;
+  /** Publishes to any topic (later features: shell sessions, OTA). */
+  publish(topic: string, payload: unknown, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /** Subscribes this node to a topic filter (later features); resolves to the unsubscribe. */
+  listen(filter: string, handler: MessageHandler): Promise<() => Promise<void>>;
+  /** Cuts a device's live connection (after disabling its SN or rotating its secret). */
+  kick(sn: string): Promise<void>;
+  /** Where devices connect: the embedded broker's ports, or the external broker's URL. */
+  endpoints(): { tcpPort: number | null; tlsPort: number | null; websocketPath: string | null; externalUrl: string | null };
+  /** Writes every buffered message now (tests, shutdown). */
+  flush(): Promise<void>;
+  stats(): { brokerConnected: boolean; clients: number | null; counters: Record<string, number>; pending: number };
+  /** For the WebSocket listener on the HTTP server. */
+  handleWebSocket(stream: Duplex, request: IncomingMessage): void;
+}
+
+/**
+ * The device gateway of one server node. Embedded mode starts aedes in-process and connects to it
+ * as a client over loopback with a per-process random credential; external mode connects to
+ * MQTT_URL. Either way the same Bus → Ingest → batch writer path runs.
+ */
+export function createGateway(config: Config, db: Db, log: Log): Gateway {
+  const nodeId = randomBytes(6).toString('hex');
+  const counters = new Counters();
+  const mode = config.mqttUrl ? 'external' : 'embedded';
+  const notify = createNotifier(db);
+  let broker: EmbeddedBroker | undefined;
+  let bus: Bus | undefined;
+  let maintenance: { stop(): void } | undefined;
+
+  const notifyCritical = (events: NewEvent[]) => {
+    const critical = events.filter((e) => e.severity === 'critical');
+    critical.slice(0, NOTIFY_PER_FLUSH).forEach((e, i, shown) => {
+      const more = i === shown.length - 1 ? critical.length - shown.length : 0;
+      const params = { sn: e.sn, code: e.code, message: e.message, at: e.lastAt.toISOString(), more: String(more) };
+      notify.toAdmins('notice', messageKinds.deviceCriticalEvent, params).catch((err: unknown) => log.warn({ err }, 'could not notify a critical event'));
+    });
+  };
+
+  const ingest = new Ingest(createBatchWriter(db, counters, notifyCritical), counters, {
+    flushMs: config.telemetryFlushMs,
+    batchMax: config.telemetryBatchMax,
+    maxPending: 200_000,
+    maxAttempts: 5,
+    log,
+  });
+
+  const commands = new CommandChannel(
+    {
+      publish: (topic, payload) => requireBus().publish(topic, payload),
+      isOnline: async (sn) => {
+        const [row] = await db.select({ online: deviceState.online }).from(deviceState).where(eq(deviceState.sn, sn)).limit(1);
+        return row?.online ?? false;
+      },
+    },
+    counters,
+  );
+
+  function requireBus(): Bus {
+    if (!bus) throw new Error('the device gateway is not running');
+    return bus;
+  }
+
+  return {
+    nodeId,
+    mode,
+    async start() {
+      let url: string;
+      let username: string | undefined;
+      let password: string | undefined;
+      if (config.mqttUrl) {
+        const parsed = new URL(config.mqttUrl);
+        username = decodeURIComponent(parsed.username) || undefined;
+        password = decodeURIComponent(parsed.password) || undefined;
+        parsed.username = '';
+        parsed.password = '';
+        url = parsed.toString();
+      } else {
+        await markAllOffline(db);
+        username = `mowerline-server-${nodeId}`;
+        password = randomBytes(32).toString('base64url');
+        broker = await startEmbeddedBroker({ config, db, counters, server: { username, password }, log });
+        const host = ['0.0.0.0', '::', ''].includes(config.mqttHost) ? '127.0.0.1' : config.mqttHost;
+        url = `mqtt://${host.includes(':') ? `[${host}]` : host}:${broker.tcpPort()}`;
+      }
+      bus = await Bus.connect({
+        url,
+        username,
+        password,
+        nodeId,
+        protocolVersion: mode === 'external' ? 5 : 4,
+        shareGroup: mode === 'external' ? config.mqttShareGroup : undefined,
+        onIngest: (topic, payload) => ingest.accept(topic, payload),
+        onCommandResponse: (topic, payload) => commands.handleResponse(topic, payload),
+        log,
+      });
+      maintenance = startMaintenance(db, { staleSeconds: config.deviceStaleSeconds, retentionDays: config.telemetryRetentionDays, log });
+      log.info({ mode, nodeId, mqttPort: broker?.tcpPort() ?? null }, 'device gateway started');
+    },
+
+    /**
+     * Shutdown without losing what the broker accepted: stop taking devices (their wills fire),
+     * let the broker hand over everything routed to us, write it, then disconnect.
+     */
+    async stop() {
+      maintenance?.stop();
+      if (broker) await broker.disconnectDevices();
+      if (bus) {
+        await bus.stopIngest().catch(() => {});
+        await bus.drain().catch(() => false);
+      }
+      await ingest.stop();
+      commands.rejectAll();
+      await bus?.end().catch(() => {});
+      bus = undefined;
+      await broker?.close();
+      broker = undefined;
+    },
+
+    sendCommand: (sn, name, args, timeoutMs) => commands.send(sn, name, args, timeoutMs),
+    publish: (topic, payload, opts) => requireBus().publish(topic, payload, opts),
+    listen: (filter, handler) => requireBus().listen(filter, handler),
+    async kick(sn) {
+      // Honoured by the embedded broker; an external broker's own admin API does this (docs/device-protocol.md).
+      if (bus) await bus.publish(KICK_TOPIC, { sn });
+    },
+    endpoints: () => ({
+      tcpPort: broker?.tcpPort() ?? null,
+      tlsPort: broker?.tlsPort() ?? null,
+      websocketPath: mode === 'embedded' && config.mqttWs ? '/mqtt' : null,
+      externalUrl: config.mqttUrl ? stripCredentials(config.mqttUrl) : null,
+    }),
+    flush: () => ingest.drain(),
+    stats: () => ({
+      brokerConnected: bus?.connected() ?? false,
+      clients: broker ? broker.connectedDevices() : null,
+      counters: counters.snapshot(),
+      pending: ingest.size(),
+    }),
+    handleWebSocket(stream, request) {
+      if (broker) broker.handle(stream, request);
+      else stream.destroy();
+    },
+  };
+}
+
+function stripCredentials(url: string): string {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  return u.toString().replace(/\/$/, '');
+}

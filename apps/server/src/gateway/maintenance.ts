@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+
+/** Samples the online count; one row per minute however many nodes sample (ON CONFLICT DO NOTHING). */
+export async function sampleOnline(db: Db, at = new Date()): Promise<void> {
+  await db.execute(sql`
+    insert into device_online_samples (at, online, total)
+    select date_trunc('minute', ${at.toISOString()}::timestamptz),
+           (select count(*) from device_state where online),
+           (select count(*) from devices)
+    on conflict (at) do nothing`);
+}
+
+/**
+ * Marks offline the devices that went silent without a will reaching us (a broker restart, a node
+ * that was down): online, and nothing heard for `staleSeconds` although telemetry is due every 60 s.
+ */
+export async function sweepStale(db: Db, staleSeconds: number): Promise<number> {
+  const result = await db.execute(sql`
+    update device_state set online = false, online_changed_at = now()
+    where online and last_seen_at < now() - make_interval(secs => ${staleSeconds})`);
+  return rowCount(result);
+}
+
+/** The embedded broker starts empty: nobody is connected, whatever the database remembers. */
+export async function markAllOffline(db: Db): Promise<void> {
+  await db.execute(sql`update device_state set online = false, online_changed_at = now() where online`);
+}
+
+/** Deletes history older than the retention, in chunks so no statement holds locks for long. */
+export async function trimHistory(db: Db, retentionDays: number, chunk = 10_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const result = await db.execute(sql`
+      with doomed as (
+        select ctid from telemetry_history
+        where received_at < now() - make_interval(days => ${retentionDays})
+        limit ${chunk}
+      )
+      delete from telemetry_history t using doomed where t.ctid = doomed.ctid`);
+    const n = rowCount(result);
+    total += n;
+    if (n < chunk) return total;
+  }
+}
+
+function rowCount(result: unknown): number {
+  const r = result as { rowCount?: number | null; affectedRows?: number };
+  return r.rowCount ?? r.affectedRows ?? 0;
+}
+
+/** The gateway's periodic work; every node runs it, each statement is safe to run concurrently. */
+export function startMaintenance(db: Db, opts: { staleSeconds: number; retentionDays: number; log: { warn(o: object, m: string): void } }) {
+  const guard = (what: string, job: () => Promise<unknown>) => () =>
+    void job().catch((err: unknown) => opts.log.warn({ err }, `${what} failed`));
+  const minutely = guard('device presence upkeep', async () => {
+    await sweepStale(db, opts.staleSeconds);
+    await sampleOnline(db);
+  });
+  const hourly = guard('telemetry retention', () => trimHistory(db, opts.retentionDays));
+  const timers = [setInterval(minutely, 60_000), setInterval(hourly, 3_600_000), setTimeout(hourly, 30_000)];
+  for (const t of timers) t.unref();
+  minutely();
+  return { stop: () => timers.forEach((t) => clearInterval(t)) };
+}

@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
+import {
+  compareVersions,
+  deviceStatusSchema,
+  OTA_PROGRESS_TOPIC,
+  OTA_START_COMMAND,
+  otaProgressSchema,
+  otaStartResultSchema,
+  parseDeviceTopic,
+  TOPIC_ROOT,
+  type OtaStartArgs,
+} from '@mowerline/contract';
+import type { Config } from '../config.ts';
+import type { Database, Db } from '../db/client.ts';
+import { otaArtifacts, type OtaArtifactRow } from '../firmware/firmware.sql.ts';
+import type { UrlSigner } from '../firmware/signing.ts';
+import type { Gateway } from '../gateway/gateway.ts';
+import { CommandError } from '../gateway/commands.ts';
+import { productModels } from '../product/product.sql.ts';
+import { createBoss } from './boss.ts';
+import { advance, campaignOfKey, claim, countStates, expireTimedOut, failByKey, rowsOf, settleQueued, unclaim } from './job-steps.ts';
+import { otaCampaigns, type OtaCampaignRow } from './ota.sql.ts';
+
+type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
+
+const QUEUE = 'ota-campaign-tick';
+/** How long the device has to accept `ota.start` (it answers before downloading anything). */
+const ACCEPT_TIMEOUT_MS = 15_000;
+
+interface Loaded {
+  campaign: OtaCampaignRow;
+  artifact: OtaArtifactRow;
+  modelCode: string;
+}
+
+/**
+ * Drives running campaigns. Each campaign is advanced by a pg-boss job (one queued and one active
+ * at most per campaign: policy `stately`), which re-schedules itself while the campaign runs; the
+ * per-device rows are the truth, so after a restart the next tick simply carries on. Device
+ * reports arrive on `…/ota/progress`; a device coming online nudges the campaigns waiting for it.
+ */
+export class OtaEngine {
+  private boss: PgBoss | undefined;
+  private readonly unlisten: Array<() => Promise<void>> = [];
+
+  constructor(
+    private readonly deps: { database: Database; db: Db; gateway: Gateway; config: Config; urls: UrlSigner; log: Log },
+  ) {}
+
+  async start(): Promise<void> {
+    const boss = createBoss(this.deps.database);
+    boss.on('error', (err: unknown) => this.deps.log.warn({ err }, 'OTA job queue error'));
+    await boss.start();
+    await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 300 });
+    this.boss = boss;
+    await boss.work<{ campaignId: number }>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, async (jobs) => {
+      await Promise.all(jobs.map((job) => this.runTick(job.data.campaignId)));
+    });
+    const { gateway } = this.deps;
+    this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/${OTA_PROGRESS_TOPIC}`, (topic, payload) => void this.onProgress(topic, payload)));
+    this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/status`, (topic, payload) => void this.onStatus(topic, payload)));
+    // After a restart: every running campaign continues where its rows say it is.
+    const running = await this.deps.db.select({ id: otaCampaigns.id }).from(otaCampaigns).where(eq(otaCampaigns.status, 'running'));
+    for (const c of running) await this.nudge(c.id);
+  }
+
+  async stop(): Promise<void> {
+    for (const undo of this.unlisten.splice(0)) await undo().catch(() => {});
+    await this.boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
+    this.boss = undefined;
+  }
+
+  /** Schedules a tick for a campaign (a no-op when one is already waiting). */
+  async nudge(campaignId: number, delayMs = 0): Promise<void> {
+    if (!this.boss) return;
+    await this.boss.send(QUEUE, { campaignId }, { singletonKey: String(campaignId), startAfter: new Date(Date.now() + delayMs) });
+  }
+
+  private async runTick(campaignId: number): Promise<void> {
+    let again = false;
+    try {
+      again = await this.tick(campaignId);
+    } catch (err) {
+      this.deps.log.warn({ err, campaignId }, 'OTA campaign tick failed; will retry');
+      again = true;
+    }
+    if (again) await this.nudge(campaignId, this.deps.config.otaTickMs).catch(() => {});
+  }
+
+  /** One step of a running campaign; false when it no longer runs. */
+  async tick(campaignId: number): Promise<boolean> {
+    const { db } = this.deps;
+    const loaded = await this.load(campaignId);
+    if (!loaded || loaded.campaign.status !== 'running') return false;
+    const { campaign } = loaded;
+    await expireTimedOut(db, campaign.id);
+
+    const counts = (await countStates(db, [campaign.id])).get(campaign.id) ?? {};
+    // Only what happened since the last resume counts: an operator who resumes accepts the past.
+    const failed = (counts.FAILED ?? 0) - campaign.abortBaseFailed;
+    const finished = (counts.FAILED ?? 0) + (counts.SUCCESS ?? 0) - campaign.abortBaseFinished;
+    if (failed > 0 && finished >= campaign.abortMinFinished && failed * 100 >= campaign.abortFailurePercent * finished) {
+      await db.update(otaCampaigns).set({ status: 'paused', pauseReason: 'ABORT_THRESHOLD' }).where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')));
+      this.deps.log.warn({ campaignId, failed, finished }, 'OTA campaign paused: failure threshold reached');
+      return false;
+    }
+    const open = (counts.QUEUED ?? 0) + (counts.SENT ?? 0) + (counts.DOWNLOADING ?? 0) + (counts.DOWNLOADED ?? 0) + (counts.VERIFIED ?? 0) + (counts.INSTALLING ?? 0);
+    if (open === 0) {
+      await db.update(otaCampaigns).set({ status: 'completed', finishedAt: new Date() }).where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')));
+      return false;
+    }
+
+    const cutoff = await this.currentCutoff(campaign);
+    if (inWindow(campaign.window, new Date())) await this.dispatch(loaded, cutoff);
+    return true;
+  }
+
+  /** Moves to the next phase once nothing of the current one is in flight or waiting on an online device. */
+  private async currentCutoff(campaign: OtaCampaignRow): Promise<number> {
+    const { db } = this.deps;
+    let index = campaign.phaseIndex;
+    const cutoffOf = (i: number) => Math.ceil((campaign.total * campaign.phases[i]!) / 100);
+    while (index < campaign.phases.length - 1) {
+      const pending = await db.execute(sql`
+        select 1 from ota_jobs j left join device_state ds on ds.sn = j.sn
+        where j.campaign_id = ${campaign.id} and j.ordinal < ${cutoffOf(index)}
+          and (j.state in ('SENT','DOWNLOADING','DOWNLOADED','VERIFIED','INSTALLING') or (j.state = 'QUEUED' and coalesce(ds.online, false)))
+        limit 1`);
+      if (rowsOf(pending).length > 0) break;
+      index++;
+    }
+    if (index !== campaign.phaseIndex) await db.update(otaCampaigns).set({ phaseIndex: index }).where(eq(otaCampaigns.id, campaign.id));
+    return cutoffOf(index);
+  }
+
+  /** Starts jobs of online devices in the current phases, within the per-minute rate. */
+  private async dispatch(loaded: Loaded, cutoff: number): Promise<void> {
+    const { db } = this.deps;
+    const { campaign } = loaded;
+    const recent = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from ota_jobs where campaign_id = ${campaign.id} and dispatched_at > now() - interval '60 seconds'`),
+    );
+    const budget = campaign.ratePerMinute - Number(recent[0]?.n ?? 0);
+    if (budget <= 0) return;
+    const candidates = rowsOf<{ id: number; sn: string; attempt: number; firmware: string | null }>(
+      await db.execute(sql`
+        select j.id, j.sn, j.attempt, ds.firmware from ota_jobs j join device_state ds on ds.sn = j.sn and ds.online
+        where j.campaign_id = ${campaign.id} and j.state = 'QUEUED' and j.ordinal < ${cutoff}
+        order by j.ordinal limit ${budget}`),
+    );
+    await Promise.all(candidates.map((job) => this.startJob(loaded, job).catch((err: unknown) => this.deps.log.warn({ err, sn: job.sn }, 'could not start an OTA job'))));
+  }
+
+  private async startJob(loaded: Loaded, job: { id: number; sn: string; attempt: number; firmware: string | null }): Promise<void> {
+    const { db, gateway, urls } = this.deps;
+    const { campaign, artifact, modelCode } = loaded;
+    const current = job.firmware ?? '';
+    if (artifact.kind === 'firmware') {
+      // Telemetry already shows the target: a lost SUCCESS report on a retry, or nothing to do.
+      if (current === artifact.version) return settleQueued(db, job.id, job.attempt > 0 ? 'SUCCESS' : 'SKIPPED', job.attempt > 0 ? '' : 'ALREADY_CURRENT');
+      if (artifact.minFromVersion && current && compareVersions(current, artifact.minFromVersion) < 0) return settleQueued(db, job.id, 'SKIPPED', 'BELOW_MIN_VERSION');
+    }
+    if (await this.newerTargetExists(artifact, job.sn)) return settleQueued(db, job.id, 'SKIPPED', 'NEWER_TARGET');
+
+    const jobKey = randomBytes(12).toString('base64url');
+    if (!(await claim(db, job.id, jobKey, campaign.timeoutSeconds))) return;
+    const link = urls.url(artifact.id, job.sn);
+    const args: OtaStartArgs = {
+      jobId: jobKey,
+      kind: artifact.kind,
+      model: modelCode,
+      language: artifact.language,
+      version: artifact.version,
+      url: link.url,
+      urlExpiresAt: link.expiresAt,
+      size: artifact.size,
+      sha256: artifact.sha256,
+      signature: artifact.signature,
+    };
+    try {
+      const result = otaStartResultSchema.safeParse(await gateway.sendCommand(job.sn, OTA_START_COMMAND, args, ACCEPT_TIMEOUT_MS));
+      if (result.success && result.data.state === 'SUCCESS') await advance(db, jobKey, job.sn, 'SUCCESS', 100);
+      else if (result.success && !result.data.accepted) await failByKey(db, jobKey, job.sn, 'REJECTED');
+    } catch (err) {
+      if (!(err instanceof CommandError)) throw err;
+      if (err.reason === 'offline' || err.reason === 'unavailable') await unclaim(db, jobKey);
+      else if (err.reason === 'device') await failByKey(db, jobKey, job.sn, err.device?.code === 'BUSY' ? 'BUSY' : 'REJECTED');
+      // A timeout leaves the job SENT: the device may still have it, and the per-device timeout decides.
+    }
+  }
+
+  /** A device only ever receives the newest applicable target: another open campaign may carry a newer one. */
+  private async newerTargetExists(artifact: OtaArtifactRow, sn: string): Promise<boolean> {
+    const rows = rowsOf<{ version: string }>(
+      await this.deps.db.execute(sql`
+        select a.version from ota_jobs j
+        join ota_campaigns c on c.id = j.campaign_id and c.status in ('running','paused')
+        join ota_artifacts a on a.id = c.artifact_id
+        where j.sn = ${sn} and j.state not in ('SUCCESS','FAILED','SKIPPED','CANCELLED')
+          and a.kind = ${artifact.kind} and a.language = ${artifact.language} and a.id <> ${artifact.id}`),
+    );
+    return rows.some((r) => compareVersions(r.version, artifact.version) > 0);
+  }
+
+  private async load(campaignId: number): Promise<Loaded | undefined> {
+    const [row] = await this.deps.db
+      .select({ campaign: otaCampaigns, artifact: otaArtifacts, modelCode: productModels.code })
+      .from(otaCampaigns)
+      .innerJoin(otaArtifacts, eq(otaArtifacts.id, otaCampaigns.artifactId))
+      .innerJoin(productModels, eq(productModels.id, otaArtifacts.modelId))
+      .where(eq(otaCampaigns.id, campaignId))
+      .limit(1);
+    return row;
+  }
+
+  /** A device's report: never throws (a bad message is dropped, like every upstream message). */
+  private async onProgress(topic: string, payload: Buffer): Promise<void> {
+    try {
+      const where = parseDeviceTopic(topic);
+      if (!where || where.suffix !== OTA_PROGRESS_TOPIC) return;
+      const parsed = otaProgressSchema.safeParse(JSON.parse(payload.toString('utf8')));
+      if (!parsed.success) return;
+      const report = parsed.data;
+      const { db } = this.deps;
+      let campaignId: number | undefined;
+      if (report.state === 'FAILED') {
+        const changed = await failByKey(db, report.jobId, where.sn, report.reason ?? 'INSTALL_FAILED');
+        if (changed > 0) campaignId = await campaignOfKey(db, report.jobId);
+      } else {
+        campaignId = await advance(db, report.jobId, where.sn, report.state, report.progress);
+      }
+      // A job ended: let the campaign move on without waiting for its next scheduled tick.
+      if (campaignId !== undefined && (report.state === 'SUCCESS' || report.state === 'FAILED')) await this.nudge(campaignId);
+    } catch (err) {
+      this.deps.log.warn({ err, topic }, 'dropped an OTA progress report');
+    }
+  }
+
+  /** A device came online: the campaigns holding a queued job for it get a tick soon (after the presence write). */
+  private async onStatus(topic: string, payload: Buffer): Promise<void> {
+    try {
+      const where = parseDeviceTopic(topic);
+      const status = deviceStatusSchema.safeParse(JSON.parse(payload.toString('utf8')));
+      if (!where || !status.success || !status.data.online) return;
+      const rows = rowsOf<{ campaign_id: number }>(
+        await this.deps.db.execute(sql`
+          select distinct j.campaign_id from ota_jobs j join ota_campaigns c on c.id = j.campaign_id and c.status = 'running'
+          where j.sn = ${where.sn} and j.state = 'QUEUED'`),
+      );
+      for (const r of rows) await this.nudge(r.campaign_id, this.deps.config.telemetryFlushMs + 250);
+    } catch (err) {
+      this.deps.log.warn({ err, topic }, 'could not react to a device coming online');
+    }
+  }
+}
+
+/** Daily window in UTC; end before start spans midnight. */
+export function inWindow(window: { start: string; end: string } | null, now: Date): boolean {
+  if (!window) return true;
+  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  const m = now.getUTCHours() * 60 + now.getUTCMinutes();
+  const start = minutes(window.start);
+  const end = minutes(window.end);
+  return start <= end ? m >= start && m < end : m >= start || m < end;
+}

@@ -1,0 +1,371 @@
+import { z } from 'zod';
+import {
+  builtinCommands,
+  commandErrorSchema,
+  deviceStates,
+  eventCodeSchema,
+  eventSeverities,
+  firmwareVersionSchema,
+  MAX_COMMAND_TIMEOUT_MS,
+  MIN_COMMAND_TIMEOUT_MS,
+  mowerActivities,
+  reportedStates,
+  snSchema,
+} from './device-protocol.ts';
+import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+
+/** `true`/`false` in a query string. */
+const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+const idList = z.array(z.number().int().min(1)).min(1).max(500);
+
+export const regionSchema = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'lower-case letters, digits and dashes');
+/** Who the mower belongs to (the app account it is bound to), as text until accounts are linked. */
+export const ownerSchema = z.string().trim().max(128);
+const remarkSchema = z.string().trim().max(500);
+
+// ---------------------------------------------------------------- product models
+
+export const productModelSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string(),
+  createdAt: z.string(),
+});
+export type ProductModel = z.infer<typeof productModelSchema>;
+
+export const modelCodeSchema = z.string().trim().toUpperCase().regex(/^[A-Z0-9][A-Z0-9-]{0,31}$/, 'upper-case letters, digits and dashes');
+
+/** POST /api/admin/product/model */
+export const productModelCreateBodySchema = z
+  .object({ code: modelCodeSchema, name: z.string().trim().min(1).max(64), description: z.string().trim().max(500).optional() })
+  .strict();
+export type ProductModelCreateBody = z.infer<typeof productModelCreateBodySchema>;
+
+/** PUT /api/admin/product/model/:id (the code is fixed: devices and CSV files name it). */
+export const productModelUpdateBodySchema = z
+  .object({ name: z.string().trim().min(1).max(64).optional(), description: z.string().trim().max(500).optional() })
+  .strict();
+export type ProductModelUpdateBody = z.infer<typeof productModelUpdateBodySchema>;
+
+// ---------------------------------------------------------------- serial numbers
+
+export const snRecordSchema = z.object({
+  sn: z.string(),
+  modelId: z.number().int(),
+  modelCode: z.string(),
+  modelName: z.string(),
+  enabled: z.boolean(),
+  region: z.string(),
+  owner: z.string(),
+  remark: z.string(),
+  online: z.boolean(),
+  createdAt: z.string(),
+  secretRotatedAt: z.string(),
+});
+export type SnRecord = z.infer<typeof snRecordSchema>;
+
+/** A page of SNs; `totalExact` as in the device list (an estimate above 10,000 matches). */
+export const snPageSchema = z.object({ list: z.array(snRecordSchema), total: z.number().int().min(0), totalExact: z.boolean() });
+
+/** GET /api/admin/product/sn (`sn` is a prefix). */
+export const snListQuerySchema = pageQuerySchema
+  .extend({
+    sn: z.string().trim().toUpperCase().max(32).optional(),
+    modelId: z.coerce.number().int().min(1).optional(),
+    enabled: queryBoolean.optional(),
+    region: regionSchema.optional(),
+    owner: ownerSchema.optional(),
+  })
+  .strict();
+export type SnListQuery = z.infer<typeof snListQuerySchema>;
+
+/** POST /api/admin/product/sn */
+export const snCreateBodySchema = z
+  .object({ sn: snSchema, modelId: z.number().int().min(1), region: regionSchema.optional(), owner: ownerSchema.optional(), remark: remarkSchema.optional() })
+  .strict();
+export type SnCreateBody = z.infer<typeof snCreateBodySchema>;
+
+/** PUT /api/admin/product/sn/:sn — enable/disable, region, owner, remark. */
+export const snUpdateBodySchema = z
+  .object({ enabled: z.boolean().optional(), region: z.union([regionSchema, z.literal('')]).optional(), owner: ownerSchema.optional(), remark: remarkSchema.optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'nothing to change');
+export type SnUpdateBody = z.infer<typeof snUpdateBodySchema>;
+
+export const snParamsSchema = z.object({ sn: snSchema }).strict();
+
+/** The device secret, shown once: on registration, import (when generated) and rotation. */
+export const snSecretSchema = z.object({ sn: z.string(), secret: z.string() });
+export type SnSecret = z.infer<typeof snSecretSchema>;
+
+/** A device secret supplied by the factory in an import file: base64url, 32–128 characters. */
+export const deviceSecretSchema = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'base64url, 32–128 characters');
+
+export const MAX_SN_IMPORT_ROWS = 10_000;
+/** Columns of an SN import file (header row required, any order; `sn` and `model` required). */
+export const snImportColumns = ['sn', 'model', 'region', 'owner', 'remark', 'secret'] as const;
+
+/** Why an import row was refused. */
+export const snImportReasons = {
+  BAD_COLUMNS: { 'zh-CN': '列数与表头不一致', 'en-US': 'Column count does not match the header' },
+  SN_INVALID: { 'zh-CN': '序列号格式错误', 'en-US': 'Invalid serial number' },
+  SN_DUPLICATE: { 'zh-CN': '序列号在文件中重复', 'en-US': 'Serial number repeated in the file' },
+  SN_EXISTS: { 'zh-CN': '序列号已注册', 'en-US': 'Serial number already registered' },
+  MODEL_UNKNOWN: { 'zh-CN': '产品型号不存在', 'en-US': 'Unknown product model' },
+  REGION_INVALID: { 'zh-CN': '区域格式错误', 'en-US': 'Invalid region' },
+  FIELD_TOO_LONG: { 'zh-CN': '字段过长', 'en-US': 'Field too long' },
+  SECRET_INVALID: { 'zh-CN': '设备密钥格式错误（base64url，32–128 位）', 'en-US': 'Invalid device secret (base64url, 32–128 characters)' },
+} as const;
+export type SnImportReason = keyof typeof snImportReasons;
+
+export const snImportRejectionSchema = z.object({
+  /** 1-based line in the file (the header is line 1). */
+  line: z.number().int(),
+  sn: z.string(),
+  reason: z.enum(Object.keys(snImportReasons) as [SnImportReason, ...SnImportReason[]]),
+  message: z.string(),
+});
+export type SnImportRejection = z.infer<typeof snImportRejectionSchema>;
+/** Data of the SN_IMPORT_REJECTED error: every refused row (nothing was imported). */
+export const snImportReportSchema = z.object({
+  rows: z.number().int(),
+  rejectedCount: z.number().int(),
+  /** The first 1,000 refused rows. */
+  rejected: z.array(snImportRejectionSchema),
+});
+export type SnImportReport = z.infer<typeof snImportReportSchema>;
+/** The largest import file accepted, in bytes. */
+export const MAX_SN_IMPORT_BYTES = 4 * 1024 * 1024;
+
+/** POST /api/admin/product/sn/import (body: the CSV text). `secret` is null where the file supplied it. */
+export const snImportResultSchema = z.object({
+  imported: z.number().int(),
+  devices: z.array(z.object({ sn: z.string(), secret: z.string().nullable() })),
+});
+export type SnImportResult = z.infer<typeof snImportResultSchema>;
+
+// ---------------------------------------------------------------- device list and detail
+
+export const devicePositionSchema = z.object({ lat: z.number(), lng: z.number(), heading: z.number() });
+
+export const deviceSummarySchema = z.object({
+  sn: z.string(),
+  modelId: z.number().int(),
+  modelCode: z.string(),
+  modelName: z.string(),
+  enabled: z.boolean(),
+  online: z.boolean(),
+  /** `offline` when not connected, else the state the mower last reported. */
+  state: z.enum(deviceStates),
+  activity: z.enum(mowerActivities),
+  errorCode: z.string().nullable(),
+  battery: z.number().int().nullable(),
+  firmware: z.string().nullable(),
+  position: devicePositionSchema.nullable(),
+  rssi: z.number().int().nullable(),
+  bladeRpm: z.number().int().nullable(),
+  region: z.string(),
+  owner: z.string(),
+  lastSeenAt: z.string().nullable(),
+  onlineChangedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
+
+export const deviceSorts = ['sn', '-sn', 'createdAt', '-createdAt', 'lastSeenAt', '-lastSeenAt', 'battery', '-battery', 'firmware', '-firmware'] as const;
+export type DeviceSort = (typeof deviceSorts)[number];
+
+/** Filters shared by the list and the CSV export. `sn` is a prefix. */
+export const deviceFilterSchema = z.object({
+  sn: z.string().trim().toUpperCase().max(32).optional(),
+  modelId: z.coerce.number().int().min(1).optional(),
+  firmware: firmwareVersionSchema.optional(),
+  online: queryBoolean.optional(),
+  state: z.enum(deviceStates).optional(),
+  owner: ownerSchema.optional(),
+  region: regionSchema.optional(),
+  lastSeenFrom: isoTimeQuery,
+  lastSeenTo: isoTimeQuery,
+  sort: z.enum(deviceSorts).default('sn'),
+});
+export type DeviceFilter = z.infer<typeof deviceFilterSchema>;
+
+/**
+ * GET /api/admin/device. `page` pages by offset; `cursor` (the previous page's `nextCursor`)
+ * continues after the last row instead, which stays fast at any depth.
+ */
+export const deviceListQuerySchema = deviceFilterSchema.extend(pageQuerySchema.shape).extend({ cursor: z.string().max(512).optional() }).strict();
+export type DeviceListQuery = z.infer<typeof deviceListQuerySchema>;
+
+/** GET /api/admin/device/export: the same filters, streamed as CSV. */
+export const deviceExportQuerySchema = deviceFilterSchema.strict();
+
+/**
+ * `total` is exact when `totalExact` is true; above 10,000 matches it is the planner's estimate,
+ * so a page never counts a million rows.
+ */
+export const devicePageSchema = z.object({
+  list: z.array(deviceSummarySchema),
+  total: z.number().int().min(0),
+  totalExact: z.boolean(),
+  nextCursor: z.string().nullable(),
+});
+export type DevicePage = z.infer<typeof devicePageSchema>;
+
+export const deviceEventSchema = z.object({
+  id: z.number().int(),
+  sn: z.string(),
+  code: z.string(),
+  /** The catalogue text of a known code in the caller's language, else ''. */
+  codeText: z.string(),
+  severity: z.enum(eventSeverities),
+  status: z.enum(['active', 'acknowledged', 'cleared']),
+  message: z.string(),
+  context: z.record(z.string(), z.unknown()),
+  occurrences: z.number().int(),
+  firstAt: z.string(),
+  lastAt: z.string(),
+  ackBy: z.string().nullable(),
+  ackAt: z.string().nullable(),
+  ackComment: z.string(),
+  clearedBy: z.string().nullable(),
+  clearedAt: z.string().nullable(),
+  clearComment: z.string(),
+});
+export type DeviceEvent = z.infer<typeof deviceEventSchema>;
+export const eventStatuses = ['active', 'acknowledged', 'cleared'] as const;
+export type EventStatus = (typeof eventStatuses)[number];
+
+/** GET /api/admin/device/:sn */
+export const deviceDetailSchema = deviceSummarySchema.extend({
+  remark: z.string(),
+  telemetryAt: z.string().nullable(),
+  secretRotatedAt: z.string(),
+  recentEvents: z.array(deviceEventSchema),
+});
+export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
+
+/** GET /api/admin/device/:sn/history — battery and state per time bucket, for a chart. */
+export const deviceHistoryQuerySchema = z
+  .object({ from: isoTimeQuery, to: isoTimeQuery, points: z.coerce.number().int().min(10).max(1000).default(200) })
+  .strict();
+export const deviceHistorySchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  bucketSeconds: z.number().int(),
+  points: z.array(
+    z.object({
+      at: z.string(),
+      battery: z.number(),
+      batteryMin: z.number().int(),
+      batteryMax: z.number().int(),
+      /** The state reported most often in the bucket. */
+      state: z.enum(reportedStates),
+      samples: z.number().int(),
+    }),
+  ),
+});
+export type DeviceHistory = z.infer<typeof deviceHistorySchema>;
+
+/**
+ * POST /api/admin/device/:sn/command — a built-in command over the device's request/response
+ * channel. Feature commands (shell, OTA) go through their own, separately guarded endpoints.
+ */
+export const deviceCommandBodySchema = z
+  .object({
+    name: z.enum([builtinCommands.ping, builtinCommands.reboot]),
+    args: z.record(z.string().max(64), z.unknown()).default({}),
+    timeoutMs: z.number().int().min(MIN_COMMAND_TIMEOUT_MS).max(MAX_COMMAND_TIMEOUT_MS).default(10_000),
+  })
+  .strict();
+export type DeviceCommandBody = z.infer<typeof deviceCommandBodySchema>;
+export const deviceCommandResultSchema = z.object({ ok: z.boolean(), result: z.unknown().optional(), error: commandErrorSchema.optional() });
+
+// ---------------------------------------------------------------- exception events
+
+/** GET /api/admin/device/event */
+export const eventListQuerySchema = pageQuerySchema
+  .extend({
+    sn: snSchema.optional(),
+    code: eventCodeSchema.optional(),
+    severity: z.enum(eventSeverities).optional(),
+    status: z.enum(eventStatuses).optional(),
+    /** Last occurrence at or after / before. */
+    from: isoTimeQuery,
+    to: isoTimeQuery,
+  })
+  .strict();
+export type EventListQuery = z.infer<typeof eventListQuerySchema>;
+
+export const eventPageSchema = z.object({ list: z.array(deviceEventSchema), total: z.number().int().min(0), totalExact: z.boolean() });
+
+/** POST /api/admin/device/event/ack and /clear — one or many events. */
+export const eventActionBodySchema = z.object({ ids: idList, comment: z.string().trim().max(500).optional() }).strict();
+export type EventActionBody = z.infer<typeof eventActionBodySchema>;
+/** Which events changed, and which were skipped (unknown, or already past that step). */
+export const eventActionResultSchema = z.object({ updated: z.array(z.number().int()), skipped: z.array(z.number().int()) });
+
+/** GET /api/admin/device/event/counts — per code, over last occurrence in [from, to]. */
+export const eventCountsQuerySchema = z.object({ from: isoTimeQuery, to: isoTimeQuery, severity: z.enum(eventSeverities).optional() }).strict();
+export const eventCountSchema = z.object({
+  code: z.string(),
+  codeText: z.string(),
+  severity: z.enum(eventSeverities),
+  total: z.number().int(),
+  active: z.number().int(),
+  acknowledged: z.number().int(),
+  cleared: z.number().int(),
+});
+export type EventCount = z.infer<typeof eventCountSchema>;
+
+// ---------------------------------------------------------------- statistics and gateway
+
+/** GET /api/admin/statistics/online — now, and a series sampled every minute. */
+export const onlineStatsQuerySchema = z.object({ from: isoTimeQuery, to: isoTimeQuery, points: z.coerce.number().int().min(10).max(1000).default(240) }).strict();
+export const onlineStatsSchema = z.object({
+  at: z.string(),
+  online: z.number().int(),
+  total: z.number().int(),
+  bucketSeconds: z.number().int(),
+  series: z.array(z.object({ at: z.string(), online: z.number().int(), total: z.number().int() })),
+});
+export type OnlineStats = z.infer<typeof onlineStatsSchema>;
+
+/** GET /api/admin/device/gateway-stats — this server node's counters since it started. */
+export const gatewayStatsSchema = z.object({
+  nodeId: z.string(),
+  mode: z.enum(['embedded', 'external']),
+  brokerConnected: z.boolean(),
+  /** Device connections held by the embedded broker (null with an external broker). */
+  clients: z.number().int().nullable(),
+  ports: z.object({ tcp: z.number().int().nullable(), tls: z.number().int().nullable(), websocketPath: z.string().nullable() }),
+  counters: z.record(z.string(), z.number()),
+  pending: z.number().int(),
+});
+export type GatewayStats = z.infer<typeof gatewayStatsSchema>;
+
+// ---------------------------------------------------------------- broker HTTP auth (external brokers)
+
+/*
+ * Called by Mosquitto (mosquitto-go-auth, HTTP back-end) and EMQX (HTTP authenticator/authorizer),
+ * not by people. Not `.strict()`: the brokers send fields of their own that we do not control.
+ */
+/** POST /api/device-auth/mqtt */
+export const brokerAuthBodySchema = z.object({
+  username: z.string().max(128).default(''),
+  password: z.string().max(256).default(''),
+  clientid: z.string().max(128).default(''),
+});
+/** POST /api/device-auth/mqtt/acl — go-auth sends `acc` (1 read, 2 write, 3 both, 4 subscribe), EMQX `action`. */
+export const brokerAclBodySchema = z.object({
+  username: z.string().max(128).default(''),
+  clientid: z.string().max(128).default(''),
+  topic: z.string().min(1).max(512),
+  acc: z.coerce.number().int().min(1).max(4).optional(),
+  action: z.enum(['publish', 'subscribe', 'all']).optional(),
+});
+/** POST /api/device-auth/mqtt/superuser */
+export const brokerSuperuserBodySchema = z.object({ username: z.string().max(128).default('') });
+/** Answer in the brokers' own format: HTTP 200 allow, 403 deny. */
+export const brokerAuthResultSchema = z.object({ result: z.enum(['allow', 'deny']), is_superuser: z.boolean() });
