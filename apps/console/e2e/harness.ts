@@ -5,7 +5,8 @@ import type { Config } from '../../server/src/config.ts';
 
 export { ADMIN } from '../../server/test/harness.ts';
 
-const consoleDir = path.resolve(import.meta.dirname, '../dist');
+// CONSOLE_DIST lets a run test its own build while another build rewrites dist/ (shared machine).
+const consoleDir = process.env.CONSOLE_DIST ?? path.resolve(import.meta.dirname, '../dist');
 
 /** A real server (PGlite or TEST_DATABASE_URL) serving the production console build on a free port. */
 export function startConsoleServer(config: Partial<Config> = {}): Promise<TestServer> {

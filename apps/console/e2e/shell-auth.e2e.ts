@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { desc } from 'drizzle-orm';
+import { captchas } from '../../server/src/auth/auth.sql.ts';
 import type { TestServer } from '../../server/test/harness.ts';
 import { ADMIN, launchBrowser, startConsoleServer } from './harness.ts';
 import { accessToken, hashOf, open, signIn, storage, submitLogin, toast } from './shell.helpers.ts';
@@ -214,10 +216,11 @@ describe('console shell: captcha after failed sign-ins', () => {
   it('shows the captcha when the server asks, refreshes it, and signs in with the right answer', async () => {
     const { page, context } = await open(browser, server, '/login');
     const image = page.getByTestId('captcha-image').locator('img');
-    for (let i = 0; i < server.config.captchaAfterFailures && (await image.count()) === 0; i++) {
+    const answer = (path: string) => page.waitForResponse((r) => r.url().endsWith(path));
+    for (let i = 0; i < server.config.captchaAfterFailures; i++) {
+      const refused = answer('/api/admin/user/login');
       await submitLogin(page, ADMIN.username, `wrong-${i}`);
-      await toast(page, /Wrong username or password|Enter the verification code/).waitFor();
-      await page.locator('.arco-message').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+      await refused;
     }
     await image.waitFor();
     const first = await image.getAttribute('src');
@@ -230,14 +233,14 @@ describe('console shell: captcha after failed sign-ins', () => {
     await expect.poll(() => image.getAttribute('src')).not.toBe(first);
 
     await page.getByPlaceholder('Verification code').fill('zzzz');
+    const redrawn = answer('/api/admin/user/verification-code');
     await submitLogin(page, ADMIN.username, ADMIN.password);
     await toast(page, 'The verification code is wrong or has expired').waitFor();
+    await redrawn;
 
-    // The answer of the image now on screen, read where the server keeps it.
-    const { captchas } = await import('../../server/src/auth/auth.sql.ts');
-    const { isNull } = await import('drizzle-orm');
-    await expect.poll(async () => (await server.ctx.db.select().from(captchas).where(isNull(captchas.usedAt))).length).toBe(1);
-    const [alive] = await server.ctx.db.select().from(captchas).where(isNull(captchas.usedAt));
+    // The answer of the image now on screen (the newest captcha), read where the server keeps it.
+    const [alive] = await server.ctx.db.select().from(captchas).orderBy(desc(captchas.expiresAt)).limit(1);
+    expect(alive?.usedAt).toBeNull();
     await page.getByPlaceholder('Verification code').fill(alive!.answer);
     await submitLogin(page, ADMIN.username, ADMIN.password);
     await page.waitForURL(/#\/dashboard\/workplace/);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../server/test/harness.ts';
 import { launchBrowser, startConsoleServer } from './harness.ts';
-import { createStaff, openSignedIn, toast, type Opened } from './pages.helpers.ts';
+import { createStaff, openSignedIn, takeExpectedErrors, toast, type Opened } from './pages.helpers.ts';
 
 const GRACE = { username: 'grace', password: 'Sprinkl3r#On' };
 
@@ -71,13 +71,13 @@ describe('workplace, messages and user center against the real server', () => {
     const counts = async () => (await server.api<UnreadCount>('GET', '/api/admin/message/unread-count', { token: admin })).body.data;
     expect((await counts()).notice).toBe(2);
 
-    await page.getByRole('radio', { name: 'Unread' }).click();
+    await page.locator('.arco-radio-button', { hasText: 'Unread' }).click();
     await expect.poll(() => page.locator('[data-message-id]').count()).toBe(2);
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await toast(page, 'All marked read');
     await page.getByText('You are all caught up').waitFor();
     expect((await counts()).notice).toBe(0);
-    await page.getByRole('radio', { name: 'All' }).click();
+    await page.locator('.arco-radio-button', { hasText: /^All$/ }).click();
     await expect.poll(() => page.locator('[data-message-id][data-status="1"]').count()).toBe(3);
     expect(await page.getByRole('button', { name: 'Mark all read' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);
@@ -114,6 +114,7 @@ describe('workplace, messages and user center against the real server', () => {
     await page.getByLabel('Confirm password').fill('Mulch#Season25');
     await page.getByRole('button', { name: 'Change password' }).click();
     await toast(page, 'The current password is wrong');
+    expect(takeExpectedErrors(errors, /status of 400 .*\/api\/admin\/user\/password$/)).toBe(1);
     expect((await server.api('GET', '/api/admin/user/info', { token: elsewhere })).status).toBe(200);
 
     await page.getByLabel('Current password').fill(GRACE.password);

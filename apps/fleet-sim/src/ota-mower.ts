@@ -63,23 +63,41 @@ export class OtaMower {
     return this.client?.connected ?? false;
   }
 
+  /**
+   * Connects (waiting through a broker that is down) and keeps reconnecting on its own after a
+   * lost connection; every (re)connect announces presence, sends telemetry and lets the agent
+   * report what the boot brought.
+   */
   async connect(): Promise<void> {
     const { sn } = this.opts;
     this.conn = randomBytes(8).toString('base64url');
     const status = deviceTopic(sn, deviceTopics.status);
-    const client = await mqtt.connectAsync(this.opts.mqttUrl, {
+    const client = mqtt.connect(this.opts.mqttUrl, {
       clientId: sn,
       username: sn,
       password: this.opts.secret,
       clean: true,
       keepalive: 30,
-      reconnectPeriod: 0,
+      reconnectPeriod: 300,
+      connectTimeout: 5000,
       will: { topic: status, payload: Buffer.from(JSON.stringify({ v: PROTOCOL_VERSION, online: false, conn: this.conn })), qos: 1, retain: true },
     });
     this.client = client;
+    client.on('error', () => {});
     client.on('message', (topic, payload) => void this.onMessage(topic, payload));
+    const announced = new Promise<void>((resolve) => {
+      client.on('connect', () => void this.announce(client).then(resolve, () => {}));
+    });
+    await announced;
+  }
+
+  private async announce(client: MqttClient): Promise<void> {
+    const { sn } = this.opts;
     await client.subscribeAsync(deviceTopic(sn, deviceTopics.cmdReq), { qos: 1 });
-    await client.publishAsync(status, JSON.stringify({ v: PROTOCOL_VERSION, online: true, conn: this.conn, ts: Date.now(), firmware: this.current }), { qos: 1, retain: true });
+    await client.publishAsync(deviceTopic(sn, deviceTopics.status), JSON.stringify({ v: PROTOCOL_VERSION, online: true, conn: this.conn, ts: Date.now(), firmware: this.current }), {
+      qos: 1,
+      retain: true,
+    });
     await this.telemetry();
     await this.agent.onBoot();
   }
@@ -90,7 +108,7 @@ export class OtaMower {
     if (!client) return;
     this.client = undefined;
     if (client.connected) {
-      await client.publishAsync(deviceTopic(this.opts.sn, deviceTopics.status), JSON.stringify({ v: PROTOCOL_VERSION, online: false, conn: this.conn }), { qos: 1, retain: true });
+      await client.publishAsync(deviceTopic(this.opts.sn, deviceTopics.status), JSON.stringify({ v: PROTOCOL_VERSION, online: false, conn: this.conn }), { qos: 1, retain: true }).catch(() => {});
     }
     await client.endAsync();
   }
@@ -110,9 +128,10 @@ export class OtaMower {
     });
   }
 
-  private async publish(suffix: string, payload: object): Promise<void> {
-    if (!this.client?.connected) return;
+  private async publish(suffix: string, payload: object): Promise<boolean> {
+    if (!this.client?.connected) return false;
     await this.client.publishAsync(deviceTopic(this.opts.sn, suffix), JSON.stringify(payload), { qos: 1 });
+    return true;
   }
 
   private async reboot(firmware: string | undefined): Promise<void> {
@@ -139,7 +158,7 @@ export class OtaMower {
     const parsed = commandRequestSchema.safeParse(json);
     if (!parsed.success || parsed.data.deadline < Date.now()) return;
     const res = await this.handle(parsed.data);
-    await this.publish(deviceTopics.cmdRes, res);
+    void (await this.publish(deviceTopics.cmdRes, res));
   }
 
   private async handle(req: CommandRequest): Promise<CommandResponse> {

@@ -23,8 +23,8 @@ import {
 export interface OtaHost {
   readonly sn: string;
   firmware(): string;
-  /** Publishes on one of the device's own upstream topics (suffix under `…/{sn}/`). */
-  publish(suffix: string, payload: object): Promise<void>;
+  /** Publishes on one of the device's own upstream topics (suffix under `…/{sn}/`); false while offline. */
+  publish(suffix: string, payload: object): Promise<boolean>;
   /** Restarts the device: offline, new connection; the host calls `agent.onBoot()` once connected again. */
   reboot(newFirmware: string | undefined): Promise<void>;
   /** Cuts the power: the connection drops without a clean disconnect, the device comes back later. */
@@ -57,13 +57,19 @@ export interface DownloadRecord {
 }
 
 const REPORT_EVERY_PERCENT = 10;
+/** Download attempts (with growing pauses, about a minute in all) before the device gives up. */
+const DOWNLOAD_ATTEMPTS = 30;
 
 export class OtaAgent {
   readonly flash: OtaFlash = { voice: {} };
   /** Every HTTP request the agent made (tests read the Range headers). */
   readonly downloads: DownloadRecord[] = [];
+  /** Every image this device booted into after an install. */
+  readonly installs: string[] = [];
   private readonly publicKey: KeyObject;
   private running: Promise<void> | undefined;
+  /** Reports made while offline, sent after the next connect (a real device keeps them in flash). */
+  private unsent: object[] = [];
   private poweredLoss = false;
 
   constructor(
@@ -100,9 +106,12 @@ export class OtaAgent {
 
   /** After every boot: report the image that just booted, or resume a download the power cut stopped. */
   async onBoot(): Promise<void> {
+    const unsent = this.unsent.splice(0);
+    for (const report of unsent) await this.send(report);
     const pending = this.flash.pending;
     if (pending) {
       this.flash.pending = undefined;
+      this.installs.push(pending.version);
       if (pending.kind === 'voice') this.flash.voice[pending.language] = pending.version;
       await this.report(pending.jobId, { state: 'SUCCESS', version: pending.version });
       return;
@@ -150,7 +159,7 @@ export class OtaAgent {
   /** Downloads the rest of the image with Range requests; false when the power went (the job stays in flash). */
   private async download(job: NonNullable<OtaFlash['job']>): Promise<boolean> {
     let lastReported = -1;
-    for (let attempt = 0; attempt < 5 && job.received < job.args.size; attempt++) {
+    for (let attempt = 0; attempt < DOWNLOAD_ATTEMPTS && job.received < job.args.size && job.args.urlExpiresAt > Date.now(); attempt++) {
       const { args } = job;
       const headers: Record<string, string> = {};
       if (job.received > 0) {
@@ -186,7 +195,7 @@ export class OtaAgent {
         }
       } catch {
         // A dropped connection: try again from the byte offset reached.
-        await sleep(100 * (attempt + 1));
+        await sleep(Math.min(3000, 100 * 2 ** attempt));
       }
     }
     if (job.received < job.args.size) {
@@ -198,7 +207,12 @@ export class OtaAgent {
   }
 
   private report(jobId: string, body: Omit<OtaProgress, 'v' | 'jobId' | 'ts'>): Promise<void> {
-    return this.host.publish(OTA_PROGRESS_TOPIC, { v: PROTOCOL_VERSION, jobId, ts: Date.now(), ...body });
+    return this.send({ v: PROTOCOL_VERSION, jobId, ts: Date.now(), ...body });
+  }
+
+  private async send(report: object): Promise<void> {
+    const sent = await this.host.publish(OTA_PROGRESS_TOPIC, report).catch(() => false);
+    if (!sent) this.unsent.push(report);
   }
 }
 

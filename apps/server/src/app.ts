@@ -30,6 +30,7 @@ import { productRoutes } from './product/product.routes.ts';
 import { deviceRoutes } from './devices/devices.routes.ts';
 import { eventRoutes } from './devices/events.routes.ts';
 import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
+import { deviceMapRoutes } from './devices/devices-map.routes.ts';
 import { otaRoutes } from './ota/ota.routes.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
 
@@ -96,6 +97,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     await deviceRoutes(scope, ctx);
     await eventRoutes(scope, ctx);
     await deviceStatisticsRoutes(scope, ctx);
+    await deviceMapRoutes(scope, ctx);
     await otaRoutes(scope, ctx);
     await appVersionRoutes(scope, ctx);
   });

@@ -2,13 +2,15 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { ensureInitialAdmin } from './staff/bootstrap.ts';
+import { startDemoFleet } from './demo/demo-fleet.ts';
 
 /** The composition root: configuration → database → HTTP server, and a clean stop on signals. */
 async function main() {
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await ensureInitialAdmin(database.db, config, (text) => process.stdout.write(`${text}\n`));
-  const { app } = await buildApp(config, database);
+  const { app, ctx } = await buildApp(config, database);
+  let demoFleet: Awaited<ReturnType<typeof startDemoFleet>>;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -16,6 +18,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing in-flight requests');
     try {
+      await demoFleet?.stop();
       await app.close();
     } finally {
       await database.close();
@@ -30,7 +33,9 @@ async function main() {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      console.error(`Port ${config.port} is already in use: stop what holds it or set PORT.`);
+      // The embedded MQTT broker says which of its ports it was; otherwise it is the HTTP port.
+      const mqttPortTaken = 'port' in (err as object) && (err as { port: number }).port !== config.port;
+      console.error(mqttPortTaken ? (err as Error).message : `Port ${config.port} is already in use: stop what holds it or set PORT.`);
     } else {
       console.error(err);
     }
@@ -38,6 +43,15 @@ async function main() {
     process.exit(1);
   }
   app.log.info(`console and API on ${config.publicUrl} (database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`);
+  // The demo fleet (FLEET_SIZE, default 50; 0 turns it off): simulated mowers on the real API and broker.
+  if (config.fleetSize > 0 && !stopping) {
+    demoFleet = await startDemoFleet(app, ctx).catch((err: unknown) => {
+      app.log.error({ err }, 'the demo fleet did not start');
+      return undefined;
+    });
+    // A signal that arrived while the fleet was starting found nothing to stop yet.
+    if (stopping) await demoFleet?.stop();
+  }
 }
 
 void main();

@@ -46,7 +46,8 @@ async function freshDatabase(dataDir?: string): Promise<{ database: Database; dr
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: 'unused' });
+  // Dropping the database terminates its connections on purpose; that is not an error here.
+  const database = await openDatabase({ url: url.toString(), dataDir: 'unused', onError: () => {} });
   return {
     database,
     drop: async () => {

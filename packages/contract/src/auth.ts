@@ -44,7 +44,7 @@ export const notSignedInDataSchema = z.object({ security_token: z.string() }).nu
 export const doneSchema = z.null();
 
 /** POST /api/admin/user/verification-code: the body may be left out (the captcha is not tied to a username). */
-export const captchaBodySchema = z.object({ username: z.string().trim().max(64).optional() }).strict().optional();
+export const captchaBodySchema = z.object({ username: z.string().trim().max(64).optional() }).strict().nullish();
 export const captchaResultSchema = z.object({
   captchaId: z.uuid(),
   /** An SVG image as a data: URL. */

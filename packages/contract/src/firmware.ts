@@ -117,7 +117,7 @@ export const campaignCreateBodySchema = z
   .strict();
 export type CampaignCreateBody = z.infer<typeof campaignCreateBodySchema>;
 
-export const campaignCountsSchema = z.record(z.enum(otaJobStates), z.number().int());
+export const campaignCountsSchema = z.partialRecord(z.enum(otaJobStates), z.number().int());
 export type CampaignCounts = z.infer<typeof campaignCountsSchema>;
 
 export const campaignSchema = z.object({

@@ -15,3 +15,4 @@ export * from './devices.ts';
 export * from './shell.ts';
 export * from './ota.ts';
 export * from './firmware.ts';
+export * from './device-map.ts';

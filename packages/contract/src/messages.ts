@@ -39,4 +39,5 @@ export const messageKinds = {
   accountRequest: 3,
   accountApproved: 4,
   deviceCriticalEvent: 5,
+  otaCampaignPaused: 6,
 } as const;

@@ -43,6 +43,29 @@ export const appRoutes: RouteDef[] = [
     children: [page('workplace', 'workplace', 'menu.dashboard.workplace', 'dashboard')],
   },
   {
+    path: '/device',
+    name: 'device',
+    meta: { locale: 'menu.device', requiresAuth: true, icon: 'icon-desktop', order: 1, roles: ['*'] },
+    children: [
+      page('list', 'device-list', 'menu.device.list', 'devices'),
+      page('shell', 'shell', 'menu.device.shell', 'shell'),
+      page('upgrade-log', 'upgrade-log', 'menu.device.upgradeLog', 'firmware'),
+      page('device-map', 'device-map', 'menu.device.map', 'devices'),
+      page('device-exception-event', 'device-exception-event', 'menu.device.exceptionEvent', 'deviceEvents'),
+    ],
+  },
+  {
+    path: '/product',
+    name: 'product',
+    meta: { locale: 'menu.product', requiresAuth: true, icon: 'icon-apps', order: 3, roles: ['*'] },
+    children: [
+      page('sn', 'product-sn', 'menu.product.sn', 'productSn'),
+      page('firmware', 'firmware', 'menu.product.firmware', 'firmware'),
+      page('voice-version', 'voice-version', 'menu.product.voiceVersion', 'firmware'),
+      page('app-change-log', 'app-change-log', 'menu.product.appChangeLog', 'appVersion'),
+    ],
+  },
+  {
     path: '/system',
     name: 'system',
     meta: { locale: 'menu.system', requiresAuth: true, icon: 'icon-settings', order: 4, roles: ['*'] },

@@ -52,6 +52,7 @@ export const shellCloseReasons = [
   'exit', // the user left the shell (`exit`, Ctrl-D)
   'user', // the browser closed the tab or pressed close
   'terminated', // an administrator ended it through the API
+  'revoked', // the staff member signed out, was disabled or lost the admin role meanwhile
   'idle', // SHELL_IDLE_MINUTES without input or output
   'max_duration', // SHELL_MAX_MINUTES reached
   'device_offline', // the device disconnected or reconnected (its sessions are gone)

@@ -1,4 +1,4 @@
-import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import axios, { type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { Message } from '@arco-design/web-react';
 import type { Envelope } from '@mowerline/contract';
 import { t, useLocaleStore } from '../locale/i18n.ts';
@@ -44,12 +44,11 @@ function isBinary(response: AxiosResponse): boolean {
   return response.config.responseType === 'blob' || /zip|octet-stream|text\/csv/.test(type);
 }
 
-/** Translates axios' own client messages (spec §8) into the console language. */
+/** Translates axios' own client messages (spec §8) into the console language; no answer at all is a network error. */
 function clientMessage(error: AxiosError): string {
   if (error.code === 'ERR_CANCELED' || error.message === 'Request aborted') return t('request.aborted');
-  if (error.code === 'ECONNABORTED' && /timeout/.test(error.message)) return t('request.timeout', { ms: error.config?.timeout ?? 0 });
-  if (error.message === 'Network Error') return t('request.networkError');
-  return error.message || t('request.error');
+  if (error.code === 'ETIMEDOUT' || /timeout/i.test(error.message)) return t('request.timeout', { ms: error.config?.timeout ?? 0 });
+  return t('request.networkError');
 }
 
 /** Spec §4: logout resets user info, clears the token and the server menu. */
@@ -75,11 +74,15 @@ export async function request<T>(options: RequestOptions): Promise<T> {
   } catch (err) {
     const error = err as AxiosError<Partial<Envelope<{ security_token?: string } | null>>>;
     const body = error.response?.data;
+    // Spec §8 401: keep a renewed security token; forget the dead session and reload (the guard then
+    // asks to sign in). A request that carried no token had no session to forget, so it only fails.
     if (error.response?.status === 401) {
       const renewed = body?.data?.security_token;
       if (renewed) setSecurityToken(renewed);
-      forgetSession();
-      window.location.reload();
+      if (error.config?.headers?.Authorization) {
+        forgetSession();
+        window.location.reload();
+      }
     }
     const message = body?.msg || (error.response ? t('request.error') : clientMessage(error));
     if (error.response?.status !== 401) toast(message, silent);

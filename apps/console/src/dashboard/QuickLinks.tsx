@@ -1,40 +1,42 @@
-import type { ReactNode } from 'react';
-import { Card, Grid, Typography } from '@arco-design/web-react';
-import { IconApps, IconEmail, IconHistory, IconMessage, IconUser, IconUserGroup } from '@arco-design/web-react/icon';
+import { Card } from '@arco-design/web-react';
 import { useNavigate } from 'react-router';
-import { flattenRoutes, menuForRole } from '@mowerline/contract';
+import { menuForRole } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useSession } from '../session/session.store.ts';
+import { menuIcon } from '../layout/menu-icons.tsx';
 import styles from './workplace.module.css';
 
-const icons: Record<string, ReactNode> = {
-  'system-user': <IconUserGroup />,
-  'system-log': <IconHistory />,
-  'email-log': <IconEmail />,
-  'user-center': <IconUser />,
-  'user-messages': <IconMessage />,
-};
-
-/** Every area the current role may open (the same rule as the menu), one click away. */
+/** Every area the current role may open (the same rule as the menu), grouped like the menu. */
 export function QuickLinks() {
   const t = useT();
   const navigate = useNavigate();
   const role = useSession((s) => s.user?.role);
-  const links = flattenRoutes(menuForRole(role)).filter((route) => route.name !== 'workplace' && !route.meta.hideInMenu);
+  const groups = menuForRole(role)
+    .map((group) => ({ ...group, children: (group.children ?? []).filter((child) => child.name !== 'workplace' && !child.meta.hideInMenu) }))
+    .filter((group) => group.children.length > 0);
   return (
     <Card bordered={false} title={t('workplace.quickLinks')}>
-      <Grid.Row gutter={[12, 12]}>
-        {links.map((route) => (
-          <Grid.Col key={route.name} xs={12} sm={8} md={6} lg={8} xl={6} xxl={4}>
-            <button type="button" className={styles.link} data-route={route.name} onClick={() => navigate(route.fullPath)}>
-              <span className={styles.linkIcon}>{icons[route.name] ?? <IconApps />}</span>
-              <Typography.Text ellipsis style={{ margin: 0 }}>
+      {groups.map((group) => (
+        <div key={group.name} className={styles.group}>
+          <div className={styles.groupTitle}>
+            {menuIcon(group.meta.icon)}
+            <span>{t(group.meta.locale)}</span>
+          </div>
+          <div className={styles.links}>
+            {group.children.map((route) => (
+              <button
+                key={route.name}
+                type="button"
+                className={styles.link}
+                data-route={route.name}
+                onClick={() => navigate(`${group.path}/${route.path}`)}
+              >
                 {t(route.meta.locale)}
-              </Typography.Text>
-            </button>
-          </Grid.Col>
-        ))}
-      </Grid.Row>
+              </button>
+            ))}
+          </div>
+        </div>
+      ))}
     </Card>
   );
 }

@@ -42,7 +42,7 @@ export default function EmailLogPage() {
   ];
 
   return (
-    <Card>
+    <Card bordered={false}>
       <div style={{ marginBottom: 16 }}>
         <EmailLogFilters
           value={filters}

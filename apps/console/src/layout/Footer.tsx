@@ -2,5 +2,5 @@ import { useT } from '../locale/i18n.ts';
 
 export function Footer() {
   const t = useT();
-  return <footer className="app-footer">{t('layout.footer', { year: new Date().getFullYear() })}</footer>;
+  return <footer className="app-footer">{t('app.footer', { year: new Date().getFullYear() })}</footer>;
 }

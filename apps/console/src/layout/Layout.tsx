@@ -51,7 +51,6 @@ export default function Layout() {
             collapsible
             trigger={null}
             style={{ paddingTop: s.navbar ? NAVBAR_HEIGHT : 0 }}
-            data-testid="side-menu"
           >
             <div className="layout-menu">
               <MenuTree mode="vertical" collapsed={s.menuCollapse} selected={selectedMenu} />
@@ -83,6 +82,12 @@ export default function Layout() {
           width={s.menuWidth}
           footer={null}
           closable={false}
+          title={
+            <span className="navbar-logo">
+              <img src={`${import.meta.env.BASE_URL}logo.svg`} alt="" width={28} height={28} />
+              <span>{t('app.name')}</span>
+            </span>
+          }
           onCancel={() => setDrawerOpen(false)}
           className="layout-menu-drawer"
         >

@@ -86,7 +86,7 @@ export function TabBar({ current }: { current?: string }) {
                 act('close', tab);
               }}
               onClick={() => tab.name !== current && navigate(tab.fullPath)}
-              data-testid={`tab-${tab.name}`}
+              data-testid={`tabbar-${tab.name}`}
               data-cached={tabs.cacheTabList.includes(tab.name)}
             >
               <span className="tab-bar-dot" />

@@ -19,7 +19,7 @@ export function UserDropdown({ pageName }: { pageName?: string }) {
 
   const actions: Record<string, () => void> = {
     center: () => navigate('/user/center'),
-    settings: () => navigate('/user/center?tab=password'),
+    settings: () => navigate('/user/center?tab=security'),
     switchRoles() {
       useSession.getState().switchRole();
       const role = useSession.getState().user?.role;

@@ -5,12 +5,40 @@ export const LOCALE_KEY = 'locale';
 
 type Strings = Record<string, string>;
 
-// Every feature keeps its strings in `<feature>/locale/{zh-CN,en-US}.ts`; they are merged here.
-const modules = import.meta.glob<{ default: Strings }>('../**/locale/*.ts', { eager: true });
+export type StringModules = Record<string, { default: Strings }>;
+
 const dictionaries: Record<Locale, Strings> = { 'zh-CN': {}, 'en-US': {} };
-for (const [file, mod] of Object.entries(modules)) {
-  const locale = locales.find((l) => file.endsWith(`/${l}.ts`));
-  if (locale) Object.assign(dictionaries[locale], mod.default);
+function merge(modules: StringModules): void {
+  for (const [file, mod] of Object.entries(modules)) {
+    const locale = locales.find((l) => file.endsWith(`/${l}.ts`));
+    if (locale) Object.assign(dictionaries[locale], mod.default);
+  }
+}
+
+// Every feature keeps its strings in `<feature>/locale/{zh-CN,en-US}.ts`. The sign-in screen's
+// (and the error and version dialogs') load with the entry; the rest come in one chunk with the
+// first page behind sign-in (`loadAllStrings`), so the sign-in page does not grow with features.
+merge(
+  import.meta.glob<{ default: Strings }>(['./{zh-CN,en-US}.ts', '../{app,login,version,not-found}/locale/{zh-CN,en-US}.ts'], {
+    eager: true,
+  }),
+);
+
+let allStrings: Promise<void> | null = null;
+
+/** Loads every feature's strings (once); route loaders await it before a page renders. */
+export function loadAllStrings(): Promise<void> {
+  allStrings ??= import('./all-strings.ts').then(
+    ({ allStringModules }) => {
+      merge(allStringModules);
+      useLocaleStore.setState((s) => ({ revision: s.revision + 1 }));
+    },
+    (error: unknown) => {
+      allStrings = null;
+      throw error;
+    },
+  );
+  return allStrings;
 }
 
 /** Stored value, else zh-CN (spec §9). */
@@ -21,11 +49,14 @@ export function storedLocale(): Locale {
 
 interface LocaleState {
   locale: Locale;
+  /** Bumped when more strings arrive, so mounted components translate again. */
+  revision: number;
   setLocale(locale: Locale): void;
 }
 
 export const useLocaleStore = create<LocaleState>((set) => ({
   locale: storedLocale(),
+  revision: 0,
   setLocale(locale) {
     localStorage.setItem(LOCALE_KEY, locale);
     document.documentElement.lang = locale;
@@ -47,6 +78,7 @@ export const t: Translate = (key, params) => translate(useLocaleStore.getState()
 /** `t` in components; re-renders when the language changes. */
 export function useT(): Translate {
   const locale = useLocaleStore((s) => s.locale);
+  useLocaleStore((s) => s.revision);
   return (key, params) => translate(locale, key, params);
 }
 

@@ -13,7 +13,7 @@ export default function MessagesPage() {
   const counts = useUnreadCount();
 
   return (
-    <Card>
+    <Card bordered={false}>
       <Tabs activeTab={type} onChange={(key) => setParams({ type: key }, { replace: true })} destroyOnHide>
         {messageTypes.map((name) => (
           <Tabs.TabPane

@@ -15,4 +15,13 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'email-log': lazy(() => import('../email-log/EmailLogPage.tsx')),
   'user-center': lazy(() => import('../user-center/UserCenterPage.tsx')),
   'user-messages': lazy(() => import('../messages/MessagesPage.tsx')),
+  'device-list': lazy(() => import('../devices/DeviceListPage.tsx')),
+  'device-map': lazy(() => import('../device-map/DeviceMapPage.tsx')),
+  'device-exception-event': lazy(() => import('../device-events/EventsPage.tsx')),
+  'product-sn': lazy(() => import('../product-sn/ProductSnPage.tsx')),
+  shell: lazy(() => import('../device-shell/ShellPage.tsx')),
+  'upgrade-log': lazy(() => import('../upgrade-log/UpgradeLogPage.tsx')),
+  firmware: lazy(() => import('../firmware/FirmwarePage.tsx')),
+  'voice-version': lazy(() => import('../firmware/VoiceVersionPage.tsx')),
+  'app-change-log': lazy(() => import('../app-version/AppChangeLogPage.tsx')),
 };

@@ -1,5 +1,7 @@
+import type { ComponentType } from 'react';
 import { redirect, type RouteObject } from 'react-router';
 import { appRoutes, DEFAULT_ROUTE, sortRoutes } from '@mowerline/contract';
+import { loadAllStrings } from '../locale/i18n.ts';
 import { LoginPage } from '../login/LoginPage.tsx';
 import { PageLoading } from '../app/PageLoading.tsx';
 import { RootRoute } from '../app/RootRoute.tsx';
@@ -7,6 +9,15 @@ import { RouteError } from '../app/RouteError.tsx';
 import { guardLoader, publicLoader } from './guard-loader.ts';
 import { LOGIN, NOT_FOUND, REDIRECT } from './guard.ts';
 import { pageRoutes, type PageRoute } from './route-table.ts';
+
+/**
+ * A lazily loaded route component, with every feature's strings (they stay out of the sign-in
+ * page's entry chunk, see locale/i18n.ts).
+ */
+const withStrings = (load: () => Promise<{ default: ComponentType }>) => async () => {
+  const [module] = await Promise.all([load(), loadAllStrings()]);
+  return { Component: module.default };
+};
 
 /** What a page route carries for the layout (which page to draw) and the breadcrumbs. */
 export interface PageHandle {
@@ -47,31 +58,31 @@ export function createRoutes(): RouteObject[] {
           id: 'forgot-password',
           path: '/forgot-password',
           loader: publicLoader('forgot-password'),
-          lazy: () => import('../login/ForgotPasswordPage.tsx').then((m) => ({ Component: m.default })),
+          lazy: withStrings(() => import('../login/ForgotPasswordPage.tsx')),
         },
         {
           id: 'reset-password',
           path: '/reset-password',
           loader: publicLoader('reset-password'),
-          lazy: () => import('../login/ResetPasswordPage.tsx').then((m) => ({ Component: m.default })),
+          lazy: withStrings(() => import('../login/ResetPasswordPage.tsx')),
         },
         {
           id: 'register',
           path: '/register',
           loader: publicLoader('register'),
-          lazy: () => import('../login/RegisterPage.tsx').then((m) => ({ Component: m.default })),
+          lazy: withStrings(() => import('../login/RegisterPage.tsx')),
         },
         ...groupRedirects(),
         {
           id: 'layout',
-          lazy: () => import('../layout/Layout.tsx').then((m) => ({ Component: m.default })),
+          lazy: withStrings(() => import('../layout/Layout.tsx')),
           children: [
             ...pages,
             {
               id: REDIRECT,
               path: '/redirect/:path',
               loader: guardLoader({ name: REDIRECT, requiresAuth: true, roles: [['*']] }),
-              lazy: () => import('./RedirectPage.tsx').then((m) => ({ Component: m.default })),
+              lazy: withStrings(() => import('./RedirectPage.tsx')),
             },
           ],
         },
@@ -79,7 +90,7 @@ export function createRoutes(): RouteObject[] {
           id: NOT_FOUND,
           path: '*',
           loader: publicLoader(NOT_FOUND),
-          lazy: () => import('../not-found/NotFoundPage.tsx').then((m) => ({ Component: m.default })),
+          lazy: withStrings(() => import('../not-found/NotFoundPage.tsx')),
         },
       ],
     },

@@ -24,6 +24,7 @@ export async function logout(): Promise<void> {
   } finally {
     forgetSession();
     useTabBar.getState().reset();
+    void queryClient.cancelQueries();
     queryClient.clear();
   }
 }

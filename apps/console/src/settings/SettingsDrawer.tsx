@@ -82,16 +82,17 @@ export function SettingsDrawer() {
         {flag('tabBar')}
         {flag('menuFromServer')}
         <Row label={t('settings.menuWidth')}>
-          <InputNumber
-            size="small"
-            style={{ width: 80 }}
-            min={120}
-            max={400}
-            step={10}
-            value={settings.menuWidth}
-            onChange={(value) => typeof value === 'number' && update({ menuWidth: value })}
-            data-testid="settings-menuWidth"
-          />
+          <span data-testid="settings-menuWidth">
+            <InputNumber
+              size="small"
+              style={{ width: 80 }}
+              min={120}
+              max={400}
+              step={10}
+              value={settings.menuWidth}
+              onChange={(value) => typeof value === 'number' && update({ menuWidth: value })}
+            />
+          </span>
         </Row>
       </div>
       <div className="settings-section">

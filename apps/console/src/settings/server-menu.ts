@@ -1,7 +1,7 @@
 import { Notification } from '@arco-design/web-react';
 import type { RouteDef } from '@mowerline/contract';
 import { post } from '../api/request.ts';
-import { t } from '../locale/i18n.ts';
+import { loadAllStrings, t } from '../locale/i18n.ts';
 import { useSettings } from './settings.store.ts';
 
 /** Spec §8: the three notifications of a menu load share one id, so each replaces the last. */
@@ -9,6 +9,8 @@ const NOTIFICATION_ID = 'menu-notice';
 
 /** POST /api/user/menu: the menu tree for the caller's role, kept while menuFromServer is on. */
 export async function loadServerMenu(): Promise<void> {
+  // The guard may call this before any page (and so before the feature strings) has loaded.
+  await loadAllStrings();
   Notification.info({ id: NOTIFICATION_ID, title: t('settings.menu.title'), content: t('settings.menu.loading'), closable: true });
   try {
     const menu = await post<RouteDef[]>('/api/user/menu', undefined, { silent: true });

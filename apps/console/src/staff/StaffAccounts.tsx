@@ -26,10 +26,10 @@ export function StaffAccounts() {
   const [form, setForm] = useState<{ editing: StaffUser | null } | null>(null);
   const [resetting, setResetting] = useState<StaffUser | null>(null);
 
-  // The link can also arrive while the page is already open (kept alive by the tab bar).
+  // The page stays alive in the tab bar: a mailed link opened later shows exactly its requests,
+  // and leaving the link (menu, tab) drops its status filter again.
   useEffect(() => {
-    if (!linkedStatus) return;
-    setFilters((current) => ({ ...current, status: linkedStatus }));
+    setFilters((current) => (linkedStatus ? { status: linkedStatus } : { ...current, status: undefined }));
     setPage(1);
   }, [linkedStatus]);
 

@@ -100,7 +100,8 @@ export function StaffFormModal({ editing, visible, onClose }: { editing: StaffUs
         <Form.Item
           label={t('staff.field.email')}
           field="email"
-          rules={[{ required: true, message: t('staff.rule.email') }, schemaRule(emailSchema, t('staff.rule.email'))]}
+          // The first admin may have no address yet; an address once given can be changed, not removed.
+          rules={[{ required: !editing || !!editing.email, message: t('staff.rule.email') }, schemaRule(emailSchema, t('staff.rule.email'))]}
         >
           <Input maxLength={254} />
         </Form.Item>

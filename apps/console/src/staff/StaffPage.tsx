@@ -9,7 +9,7 @@ export default function StaffPage() {
   const t = useT();
   const [tab, setTab] = useState('accounts');
   return (
-    <Card>
+    <Card bordered={false}>
       <Tabs activeTab={tab} onChange={setTab} lazyload>
         <Tabs.TabPane key="accounts" title={t('staff.tab.accounts')}>
           <StaffAccounts />

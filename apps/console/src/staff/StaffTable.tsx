@@ -26,7 +26,7 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
       dataIndex: 'username',
       width: 200,
       render: (_, row) => (
-        <div>
+        <div data-username={row.username}>
           <div>{row.name}</div>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {row.username}

@@ -11,7 +11,7 @@ export default function SystemLogPage() {
   const [pageSize, setPageSize] = useState(20);
   const logs = useSystemLogs({ page, pageSize, ...filters });
   return (
-    <Card>
+    <Card bordered={false}>
       <div style={{ marginBottom: 16 }}>
         <SystemLogFilters
           value={filters}

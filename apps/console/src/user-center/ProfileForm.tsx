@@ -16,8 +16,13 @@ export function ProfileForm({ info }: { info: UserInfo }) {
   const [form] = Form.useForm<Required<ProfileBody>>();
   const update = useUpdateProfile();
 
-  const save = (values: Required<ProfileBody>) =>
-    update.mutate(values, { onSuccess: () => Message.success(t('userCenter.profile.saved')) });
+  // Only what changed is sent (and audited); an empty address the account never had is left alone.
+  const save = (values: Required<ProfileBody>) => {
+    const before = profileOf(info);
+    const changes = Object.fromEntries(editable.filter((key) => (values[key] ?? '') !== before[key]).map((key) => [key, values[key] ?? '']));
+    if (Object.keys(changes).length === 0) return Message.info(t('userCenter.profile.unchanged'));
+    update.mutate(changes, { onSuccess: () => Message.success(t('userCenter.profile.saved')) });
+  };
 
   return (
     <Form
@@ -36,7 +41,7 @@ export function ProfileForm({ info }: { info: UserInfo }) {
       <Form.Item
         label={t('userCenter.field.email')}
         field="email"
-        rules={[{ required: true, message: t('userCenter.rule.email') }, schemaRule(emailSchema, t('userCenter.rule.email'))]}
+        rules={[{ required: !!info.email, message: t('userCenter.rule.email') }, schemaRule(emailSchema, t('userCenter.rule.email'))]}
       >
         <Input maxLength={254} autoComplete="email" />
       </Form.Item>

@@ -17,17 +17,17 @@ export default function UserCenterPage() {
 
   if (!info.data) {
     return (
-      <Card>
+      <Card bordered={false}>
         <Skeleton animation text={{ rows: 6 }} image />
       </Card>
     );
   }
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
-      <Card>
+      <Card bordered={false}>
         <ProfileHeader info={info.data} />
       </Card>
-      <Card>
+      <Card bordered={false}>
         <Tabs activeTab={tab} onChange={(key) => setParams({ tab: key }, { replace: true })}>
           <Tabs.TabPane key="profile" title={t('userCenter.tab.profile')}>
             {/* Keyed by the profile so a saved change re-seeds the form from the server. */}

@@ -19,12 +19,15 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
  * The one database client: PostgreSQL when a URL is given, else embedded PGlite in `dataDir`
  * (or in memory when `dataDir` is 'memory://'). Migrations run before it is handed out.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir: string; onError?: (err: Error) => void }): Promise<Database> {
   if (opts.url) {
     const { Pool } = (await import('pg')).default;
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: opts.url, max: 10 });
+    // An idle connection dropped by the server (restart, failover, terminated backend) must not crash
+    // the process: the pool replaces it, and the next query reconnects.
+    pool.on('error', (err) => (opts.onError ?? ((e) => console.warn(`database connection lost: ${e.message}`)))(err));
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
     return {

@@ -39,9 +39,11 @@ export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (even
     const unknown = batch.telemetry.length + batch.statuses.length + batch.events.length - telemetry.length - statuses.length - events.length;
     if (unknown > 0) counters.inc('dropped.unknownDevice', unknown);
 
+    // Presence first: each change is ordered by its receive time, and telemetry then only
+    // revives a device whose last presence change is older than the telemetry.
     const created = await db.transaction(async (tx) => {
-      await writeTelemetry(tx, telemetry);
       await writeStatuses(tx, statuses);
+      await writeTelemetry(tx, telemetry);
       return writeEvents(tx, events);
     });
     counters.inc('written.telemetry', telemetry.length);
@@ -120,6 +122,8 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
         set: {
           online: sql`case when ${liveAfterPresence} then true else ${deviceState.online} end`,
           onlineChangedAt: sql`case when not ${deviceState.online} and ${liveAfterPresence} then excluded.last_seen_at else ${deviceState.onlineChangedAt} end`,
+          // Revived without its `online` status: the connection is unknown, so its will must apply.
+          connId: sql`case when not ${deviceState.online} and ${liveAfterPresence} then '' else ${deviceState.connId} end`,
           lastSeenAt: sql`greatest(${deviceState.lastSeenAt}, excluded.last_seen_at)`,
           telemetryAt: sql`excluded.telemetry_at`,
           state: sql`excluded.state`,
@@ -151,6 +155,10 @@ async function writeStatuses(tx: Tx, items: Received<DeviceStatus>[]) {
     perSn.set(item.sn, n + 1);
     (rounds[n] ??= []).push(item);
   }
+  // Newer than the last change, and an offline only for the connection that is current: the late
+  // will of a replaced connection is ignored.
+  const applies = sql`((${deviceState.onlineChangedAt} is null or ${deviceState.onlineChangedAt} <= excluded.online_changed_at)
+    and (excluded.online or ${deviceState.connId} = '' or ${deviceState.connId} = excluded.conn_id))`;
   for (const round of rounds) {
     for (const part of chunks(round)) {
       await tx
@@ -167,15 +175,13 @@ async function writeStatuses(tx: Tx, items: Received<DeviceStatus>[]) {
         .onConflictDoUpdate({
           target: deviceState.sn,
           set: {
-            online: sql`excluded.online`,
-            onlineChangedAt: sql`excluded.online_changed_at`,
+            online: sql`case when ${applies} then excluded.online else ${deviceState.online} end`,
+            onlineChangedAt: sql`case when ${applies} then excluded.online_changed_at else ${deviceState.onlineChangedAt} end`,
             connId: sql`case when excluded.online then excluded.conn_id else ${deviceState.connId} end`,
             lastSeenAt: sql`greatest(${deviceState.lastSeenAt}, excluded.last_seen_at)`,
           },
-          // Newer than the last change, and an offline only for the connection that is current:
-          // the late will of a replaced connection is ignored.
-          setWhere: sql`(${deviceState.onlineChangedAt} is null or ${deviceState.onlineChangedAt} <= excluded.online_changed_at)
-            and (excluded.online or ${deviceState.connId} = '' or ${deviceState.connId} = excluded.conn_id)`,
+          // Otherwise an `online` that arrived after telemetry revived the device still names its connection.
+          setWhere: sql`${applies} or (excluded.online and ${deviceState.connId} = '')`,
         });
     }
   }

@@ -10,8 +10,11 @@ import {
   deviceMaySubscribe,
   envelopeSchema,
   gatewayStatsSchema,
+  SN_PATTERN,
 } from '@mowerline/contract';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { devices } from '../devices/devices.sql.ts';
 import { ok } from '../http/envelope.ts';
 import { checkDeviceCredentials, sameString } from './device-credentials.ts';
 
@@ -30,6 +33,8 @@ export async function gatewayRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const server = serverAccount(ctx.config.mqttUrl);
   const isServer = (username: string) => !!server && username === server.username;
+  const isEnabled = async (sn: string) =>
+    SN_PATTERN.test(sn) && (await ctx.db.select({ enabled: devices.enabled }).from(devices).where(eq(devices.sn, sn)).limit(1))[0]?.enabled === true;
 
   // MQTT over WebSocket into the embedded broker, on the HTTP port (docs/device-protocol.md).
   if (ctx.gateway.mode === 'embedded' && ctx.config.mqttWs) {
@@ -54,7 +59,8 @@ export async function gatewayRoutes(app: FastifyInstance, ctx: AppContext) {
     const read = acc === 1 || acc === 3 || acc === 4 || action === 'subscribe' || action === 'all';
     if (!publish && !read) return reply.status(403).send(deny);
     const allowed = (!publish || deviceMayPublish(username, topic)) && (!read || deviceMaySubscribe(username, topic));
-    return allowed ? allow() : reply.status(403).send(deny);
+    // A disabled SN loses its rights too, once the broker's ACL cache expires.
+    return allowed && (await isEnabled(username)) ? allow() : reply.status(403).send(deny);
   });
 
   r.post('/api/device-auth/mqtt/superuser', { schema: { tags: ['device-auth'], body: brokerSuperuserBodySchema, response: brokerResponses } }, async (request, reply) =>

@@ -55,14 +55,19 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
   const notify = createNotifier(db);
   let broker: EmbeddedBroker | undefined;
   let bus: Bus | undefined;
-  let maintenance: { stop(): void } | undefined;
+  let maintenance: { stop(): Promise<void> } | undefined;
+  const notifying = new Set<Promise<void>>();
 
   const notifyCritical = (events: NewEvent[]) => {
     const critical = events.filter((e) => e.severity === 'critical');
     critical.slice(0, NOTIFY_PER_FLUSH).forEach((e, i, shown) => {
       const more = i === shown.length - 1 ? critical.length - shown.length : 0;
       const params = { sn: e.sn, code: e.code, message: e.message, at: e.lastAt.toISOString(), more: String(more) };
-      notify.toAdmins('notice', messageKinds.deviceCriticalEvent, params).catch((err: unknown) => log.warn({ err }, 'could not notify a critical event'));
+      const sent = notify
+        .toAdmins('notice', messageKinds.deviceCriticalEvent, params)
+        .catch((err: unknown) => log.warn({ err }, 'could not notify a critical event'))
+        .finally(() => notifying.delete(sent));
+      notifying.add(sent);
     });
   };
 
@@ -132,13 +137,14 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
      * let the broker hand over everything routed to us, write it, then disconnect.
      */
     async stop() {
-      maintenance?.stop();
+      await maintenance?.stop();
       if (broker) await broker.disconnectDevices();
       if (bus) {
         await bus.stopIngest().catch(() => {});
         await bus.drain().catch(() => false);
       }
       await ingest.stop();
+      await Promise.all([...notifying]);
       commands.rejectAll();
       await bus?.end().catch(() => {});
       bus = undefined;

@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 
-/** Samples the online count; one row per minute however many nodes sample (ON CONFLICT DO NOTHING). */
+/** Samples the online count: one row per minute however many nodes sample (the latest sample wins). */
 export async function sampleOnline(db: Db, at = new Date()): Promise<void> {
   await db.execute(sql`
     insert into device_online_samples (at, online, total)
     select date_trunc('minute', ${at.toISOString()}::timestamptz),
            (select count(*) from device_state where online),
            (select count(*) from devices)
-    on conflict (at) do nothing`);
+    on conflict (at) do update set online = excluded.online, total = excluded.total`);
 }
 
 /**
@@ -51,8 +51,14 @@ function rowCount(result: unknown): number {
 
 /** The gateway's periodic work; every node runs it, each statement is safe to run concurrently. */
 export function startMaintenance(db: Db, opts: { staleSeconds: number; retentionDays: number; log: { warn(o: object, m: string): void } }) {
-  const guard = (what: string, job: () => Promise<unknown>) => () =>
-    void job().catch((err: unknown) => opts.log.warn({ err }, `${what} failed`));
+  // Jobs still running when the server stops are awaited, so none outlives the database.
+  const running = new Set<Promise<unknown>>();
+  const guard = (what: string, job: () => Promise<unknown>) => () => {
+    const run = job()
+      .catch((err: unknown) => opts.log.warn({ err }, `${what} failed`))
+      .finally(() => running.delete(run));
+    running.add(run);
+  };
   const minutely = guard('device presence upkeep', async () => {
     await sweepStale(db, opts.staleSeconds);
     await sampleOnline(db);
@@ -61,5 +67,10 @@ export function startMaintenance(db: Db, opts: { staleSeconds: number; retention
   const timers = [setInterval(minutely, 60_000), setInterval(hourly, 3_600_000), setTimeout(hourly, 30_000)];
   for (const t of timers) t.unref();
   minutely();
-  return { stop: () => timers.forEach((t) => clearInterval(t)) };
+  return {
+    async stop() {
+      timers.forEach((t) => clearInterval(t));
+      await Promise.all([...running]);
+    },
+  };
 }

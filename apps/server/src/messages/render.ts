@@ -35,6 +35,18 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
       content: `Device ${p.sn ?? ''} reported the critical fault ${p.code ?? ''} at ${p.at ?? ''}: ${p.message ?? ''}${p.more && p.more !== '0' ? ` (and ${p.more} more critical faults)` : ''}`,
     }),
   },
+  [messageKinds.otaCampaignPaused]: {
+    'zh-CN': (p) => ({
+      title: '升级任务已自动暂停',
+      subTitle: p.name ?? '',
+      content: `升级任务「${p.name ?? ''}」（#${p.id ?? ''}）失败率达到阈值：${p.finished ?? ''} 台已完成中 ${p.failed ?? ''} 台失败，已暂停推送。请查看升级日志后继续或取消。`,
+    }),
+    'en-US': (p) => ({
+      title: 'Update campaign paused',
+      subTitle: p.name ?? '',
+      content: `Campaign "${p.name ?? ''}" (#${p.id ?? ''}) reached its failure threshold: ${p.failed ?? ''} of ${p.finished ?? ''} finished devices failed, so the rollout was paused. Read the upgrade log, then resume or cancel.`,
+    }),
+  },
 };
 
 export function renderMessage(kind: number, params: Record<string, string>, locale: Locale) {

@@ -4,6 +4,7 @@ import type PgBoss from 'pg-boss';
 import {
   compareVersions,
   deviceStatusSchema,
+  messageKinds,
   OTA_PROGRESS_TOPIC,
   OTA_START_COMMAND,
   otaProgressSchema,
@@ -18,9 +19,10 @@ import { otaArtifacts, type OtaArtifactRow } from '../firmware/firmware.sql.ts';
 import type { UrlSigner } from '../firmware/signing.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { CommandError } from '../gateway/commands.ts';
+import { createNotifier, type Notifier } from '../messages/notify.ts';
 import { productModels } from '../product/product.sql.ts';
 import { createBoss } from './boss.ts';
-import { advance, campaignOfKey, claim, countStates, expireTimedOut, failByKey, rowsOf, settleQueued, unclaim } from './job-steps.ts';
+import { advance, campaignOfKey, claim, countStates, expireTimedOut, failByKey, reconcileFromTelemetry, rowsOf, settleQueued, unclaim } from './job-steps.ts';
 import { otaCampaigns, type OtaCampaignRow } from './ota.sql.ts';
 
 type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
@@ -44,10 +46,13 @@ interface Loaded {
 export class OtaEngine {
   private boss: PgBoss | undefined;
   private readonly unlisten: Array<() => Promise<void>> = [];
+  private readonly notify: Notifier;
 
   constructor(
     private readonly deps: { database: Database; db: Db; gateway: Gateway; config: Config; urls: UrlSigner; log: Log },
-  ) {}
+  ) {
+    this.notify = createNotifier(deps.db);
+  }
 
   async start(): Promise<void> {
     const boss = createBoss(this.deps.database);
@@ -68,7 +73,7 @@ export class OtaEngine {
 
   async stop(): Promise<void> {
     for (const undo of this.unlisten.splice(0)) await undo().catch(() => {});
-    await this.boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {});
+    await this.boss?.stop({ graceful: true, wait: true, timeout: 3000 }).catch(() => {});
     this.boss = undefined;
   }
 
@@ -95,6 +100,7 @@ export class OtaEngine {
     const loaded = await this.load(campaignId);
     if (!loaded || loaded.campaign.status !== 'running') return false;
     const { campaign } = loaded;
+    await reconcileFromTelemetry(db, campaign.id);
     await expireTimedOut(db, campaign.id);
 
     const counts = (await countStates(db, [campaign.id])).get(campaign.id) ?? {};
@@ -102,8 +108,16 @@ export class OtaEngine {
     const failed = (counts.FAILED ?? 0) - campaign.abortBaseFailed;
     const finished = (counts.FAILED ?? 0) + (counts.SUCCESS ?? 0) - campaign.abortBaseFinished;
     if (failed > 0 && finished >= campaign.abortMinFinished && failed * 100 >= campaign.abortFailurePercent * finished) {
-      await db.update(otaCampaigns).set({ status: 'paused', pauseReason: 'ABORT_THRESHOLD' }).where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')));
-      this.deps.log.warn({ campaignId, failed, finished }, 'OTA campaign paused: failure threshold reached');
+      const paused = await db
+        .update(otaCampaigns)
+        .set({ status: 'paused', pauseReason: 'ABORT_THRESHOLD' })
+        .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')))
+        .returning({ id: otaCampaigns.id });
+      if (paused.length > 0) {
+        this.deps.log.warn({ campaignId, failed, finished }, 'OTA campaign paused: failure threshold reached');
+        const params = { id: String(campaign.id), name: campaign.name, failed: String(failed), finished: String(finished) };
+        await this.notify.toAdmins('notice', messageKinds.otaCampaignPaused, params).catch((err: unknown) => this.deps.log.warn({ err }, 'could not notify a paused campaign'));
+      }
       return false;
     }
     const open = (counts.QUEUED ?? 0) + (counts.SENT ?? 0) + (counts.DOWNLOADING ?? 0) + (counts.DOWNLOADED ?? 0) + (counts.VERIFIED ?? 0) + (counts.INSTALLING ?? 0);

@@ -122,3 +122,16 @@ export async function countStates(db: Db, campaignIds: number[]): Promise<Map<nu
   }
   return out;
 }
+
+/**
+ * A device that rebooted into the target but whose SUCCESS report was lost (it came back while
+ * this node was restarting, say) shows the new version in its telemetry: that is the version report.
+ */
+export async function reconcileFromTelemetry(db: Db, campaignId: number): Promise<void> {
+  await db.execute(sql`
+    update ota_jobs j set state = 'SUCCESS', progress = 100, finished_at = now(), deadline = null,
+      history = j.history || ${entry('SUCCESS', sql`, 'reason', 'VERSION_REPORTED'`)}, updated_at = now()
+    from device_state ds, ota_campaigns c, ota_artifacts a
+    where j.campaign_id = ${campaignId} and j.state = 'INSTALLING' and ds.sn = j.sn and c.id = j.campaign_id
+      and a.id = c.artifact_id and a.kind = 'firmware' and ds.firmware = j.to_version and ds.telemetry_at > j.dispatched_at`);
+}

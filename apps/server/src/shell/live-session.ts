@@ -40,6 +40,7 @@ export class LiveSession {
   private consumed = 0;
   private grantedUpTo: number;
   private bytesIn = 0;
+  private inputInFlight = 0;
   private lastActivity = Date.now();
   private deviceConn: string | undefined;
   private readonly recorder: Recorder;
@@ -106,11 +107,15 @@ export class LiveSession {
   input(text: string): void {
     if (this.closed) return;
     const bytes = Buffer.from(text, 'utf8');
+    // Input waiting for the broker is bounded too (a paste storm must not pile up in this node).
+    if (this.inputInFlight + bytes.length > this.ctx.config.shellWindowBytes) return void this.close('flow_violation', 'input faster than the link to the device');
+    this.inputInFlight += bytes.length;
     this.bytesIn += bytes.length;
     this.lastActivity = Date.now();
     void this.recorder.add('i', bytes);
     for (let i = 0; i < bytes.length; i += SHELL_MAX_CHUNK_BYTES) {
-      this.down({ t: 'data', data: bytes.subarray(i, i + SHELL_MAX_CHUNK_BYTES).toString('base64') });
+      const piece = bytes.subarray(i, i + SHELL_MAX_CHUNK_BYTES);
+      void this.down({ t: 'data', data: piece.toString('base64') }).then(() => (this.inputInFlight -= piece.length));
     }
   }
 
@@ -132,7 +137,8 @@ export class LiveSession {
     if (this.closed) return;
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
-    if (!['device_offline', 'device_closed', 'exit', 'flow_violation'].includes(reason)) this.down({ t: 'close', reason });
+    // The device is told unless it is the one that ended it (or is gone).
+    if (!['device_offline', 'device_closed', 'exit'].includes(reason)) void this.down({ t: 'close', reason });
     this.gauge.onBuffered(-this.bufferedBytes);
     this.consumed = this.received;
     const bytesOut = this.received;
@@ -219,9 +225,10 @@ export class LiveSession {
     else if (this.deviceConn !== status.data.conn) void this.close('device_offline');
   }
 
-  private down(body: DownBody): void {
+  /** Publishes to the device; resolves once the broker has it (or the attempt failed and was logged). */
+  private down(body: DownBody): Promise<void> {
     const msg = { v: PROTOCOL_VERSION, seq: this.downSeq++, ...body };
-    this.ctx.gateway.publish(shellTopic(this.sn, this.id, 'in'), msg).catch((err: unknown) => {
+    return this.ctx.gateway.publish(shellTopic(this.sn, this.id, 'in'), msg).catch((err: unknown) => {
       this.request.log.warn({ err, session: this.id }, 'shell message to the device not published');
     });
   }

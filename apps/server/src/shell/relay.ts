@@ -8,10 +8,12 @@ import { principalOf } from '../http/auth.ts';
 import { AppError, localeOf } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { LiveSession } from './live-session.ts';
-import { closeSession, heartbeat, HEARTBEAT_MS, reserveSession } from './shell.service.ts';
+import { closeLostSessions, closeSession, heartbeat, HEARTBEAT_MS, reserveSession } from './shell.service.ts';
 
 /** The browser must authenticate within this time after the socket opens. */
 const AUTH_TIMEOUT_MS = 10_000;
+/** How often a live session's sign-in and role are checked again (sign-out, disabling, demotion end it). */
+export const RECHECK_MS = 5000;
 
 /**
  * This node's end of the remote shell: it accepts browser sockets, authenticates them with the
@@ -21,17 +23,31 @@ const AUTH_TIMEOUT_MS = 10_000;
  */
 export class ShellRelay {
   private readonly sessions = new Map<string, LiveSession>();
+  /** The access token each live session was opened with, to check it again while it runs. */
+  private readonly tokens = new Map<string, string>();
   private buffered = 0;
   private peak = 0;
   private readonly beat: NodeJS.Timeout;
+  private readonly recheck: NodeJS.Timeout;
 
   constructor(
     private readonly app: FastifyInstance,
     private readonly ctx: AppContext,
   ) {
     this.beat = setInterval(() => {
-      heartbeat(ctx.db, [...this.sessions.keys()]).catch((err: unknown) => app.log.warn({ err }, 'shell heartbeat failed'));
+      // Refresh ours, and retire sessions whose node died (they would hold a limit slot forever).
+      heartbeat(ctx.db, [...this.sessions.keys()])
+        .then(() => closeLostSessions(ctx.db))
+        .catch((err: unknown) => app.log.warn({ err }, 'shell heartbeat failed'));
     }, HEARTBEAT_MS);
+    this.recheck = setInterval(() => void this.recheckAccess(), RECHECK_MS);
+  }
+
+  /** Ends the sessions whose staff member is no longer signed in or no longer allowed a shell. */
+  private async recheckAccess(): Promise<void> {
+    for (const [id, token] of this.tokens) {
+      if ((await this.authenticate(undefined, token)) !== undefined) await this.sessions.get(id)?.close('revoked');
+    }
   }
 
   stats(): ShellStats {
@@ -54,6 +70,7 @@ export class ShellRelay {
 
   async shutdown(): Promise<void> {
     clearInterval(this.beat);
+    clearInterval(this.recheck);
     await Promise.all([...this.sessions.values()].map((s) => s.close('server_shutdown')));
   }
 
@@ -61,6 +78,7 @@ export class ShellRelay {
   accept(ws: WebSocket, request: FastifyRequest): void {
     let session: LiveSession | undefined;
     let stage: 'auth' | 'open' | 'opening' | 'live' = 'auth';
+    let token = '';
     const authTimer = setTimeout(() => this.fail(ws, request, 'SHELL_AUTH_REQUIRED'), AUTH_TIMEOUT_MS);
 
     ws.on('message', (raw, isBinary) => {
@@ -78,6 +96,7 @@ export class ShellRelay {
         clearTimeout(authTimer);
         void this.authenticate(request, m.token).then((key) => {
           if (key) return this.fail(ws, request, key);
+          token = m.token;
           stage = 'open';
           this.send(ws, { type: 'ready' });
         });
@@ -85,7 +104,7 @@ export class ShellRelay {
       }
       if (stage === 'open' && m.type === 'open') {
         stage = 'opening';
-        void this.open(ws, request, m.sn, m.cols, m.rows).then((s) => {
+        void this.open(ws, request, m.sn, m.cols, m.rows, token).then((s) => {
           session = s;
           stage = 'live';
         });
@@ -104,16 +123,16 @@ export class ShellRelay {
   }
 
   /** Undefined when the token is a live session of a role allowed to use the shell. */
-  private async authenticate(request: FastifyRequest, token: string): Promise<ErrorKey | undefined> {
+  private async authenticate(request: FastifyRequest | undefined, token: string): Promise<ErrorKey | undefined> {
     // principalOf reads the bearer header; the socket carries the token in its first message instead.
     const asHeader = { headers: { authorization: `Bearer ${token}` } } as FastifyRequest;
     const who = await principalOf(this.app, this.ctx.db, asHeader).catch(() => undefined);
     if (!who) return 'NOT_SIGNED_IN';
-    request.principal = who;
+    if (request) request.principal = who;
     return canAccess(who.role, 'shell') ? undefined : 'FORBIDDEN';
   }
 
-  private async open(ws: WebSocket, request: FastifyRequest, sn: string, cols: number, rows: number): Promise<LiveSession | undefined> {
+  private async open(ws: WebSocket, request: FastifyRequest, sn: string, cols: number, rows: number, token: string): Promise<LiveSession | undefined> {
     const who = request.principal!;
     const id = randomBytes(16).toString('base64url');
     const audit = (result: 'success' | 'failure', detail: Record<string, unknown>) =>
@@ -129,12 +148,17 @@ export class ShellRelay {
       this.fail(ws, request, e.key, e.params);
       return undefined;
     }
-    const session = new LiveSession(this.ctx, id, sn, ws, request, { onBuffered: (d) => this.gaugeBuffered(d) }, (s) => this.sessions.delete(s.id));
+    const session = new LiveSession(this.ctx, id, sn, ws, request, { onBuffered: (d) => this.gaugeBuffered(d) }, (s) => {
+      this.sessions.delete(s.id);
+      this.tokens.delete(s.id);
+    });
     this.sessions.set(id, session);
+    this.tokens.set(id, token);
     try {
       await session.start(cols, rows);
     } catch (err) {
       this.sessions.delete(id);
+      this.tokens.delete(id);
       await session.dispose();
       const [key, params, reason] = refusal(err, sn);
       await closeSession(this.ctx.db, id, { reason, message: err instanceof Error ? err.message.slice(0, 200) : '', bytesIn: 0, bytesOut: 0, recordedBytes: 0, recordTruncated: false });

@@ -60,8 +60,12 @@ describe('forgot and reset password, over real SMTP', () => {
     const [stored] = await server.ctx.db.select().from(passwordResets);
     expect(stored!.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(token);
-    const [logged] = await server.ctx.db.select().from(emailLogs).where(eq(emailLogs.to, 'tom@mowerline.test'));
-    expect(logged).toMatchObject({ template: 'password-reset', status: 'sent' });
+    // The mail log row is written once the SMTP server has accepted the mail, a moment after it arrived.
+    const logged = await eventually(
+      () => server.ctx.db.select().from(emailLogs).where(eq(emailLogs.to, 'tom@mowerline.test')),
+      (rows) => rows.length > 0,
+    );
+    expect(logged).toEqual([expect.objectContaining({ template: 'password-reset', status: 'sent' })]);
 
     // A weak choice is refused without using the link up.
     expect((await reset(token, 'weakpass')).body.code).toBe(41007);
@@ -76,7 +80,7 @@ describe('forgot and reset password, over real SMTP', () => {
     expect(again.body).toEqual({ code: 41009, msg: '重置链接无效或已过期', data: null, status: 'fail' });
     expect((await reset(token, 'An0ther#Secret', EN)).body.msg).toBe('The reset link is invalid or has expired');
 
-    const forgotLog = await auditRows(server, 'auth.password.forgot');
+    const forgotLog = await eventually(() => auditRows(server, 'auth.password.forgot'), (rows) => rows.length > 0);
     expect(forgotLog).toEqual([expect.objectContaining({ actorName: 'TOM', result: 'success', targetName: 'tom', detail: { matched: 1 } })]);
     const resetLog = await auditRows(server, 'auth.password.reset');
     expect(resetLog.map((r) => [r.actorName, r.result, r.detail])).toEqual([

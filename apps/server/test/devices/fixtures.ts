@@ -51,9 +51,14 @@ export interface TestDevice {
 }
 
 /** A device as the protocol wants it: client id = username = SN, a last will, `online` on connect. */
-export async function connectDevice(server: TestServer, sn: string, secret: string, opts: Partial<IClientOptions> & { announce?: boolean } = {}): Promise<TestDevice> {
+export async function connectDevice(
+  server: TestServer,
+  sn: string,
+  secret: string,
+  { announce, url, ...opts }: Partial<IClientOptions> & { announce?: boolean; url?: string } = {},
+): Promise<TestDevice> {
   const conn = randomBytes(6).toString('hex');
-  const client = await mqtt.connectAsync(brokerUrl(server), {
+  const client = await mqtt.connectAsync(url ?? brokerUrl(server), {
     clientId: sn,
     username: sn,
     password: secret,
@@ -66,7 +71,7 @@ export async function connectDevice(server: TestServer, sn: string, secret: stri
   const publish = async (suffix: string, payload: unknown, o: { retain?: boolean } = {}) => {
     await client.publishAsync(deviceTopic(sn, suffix), typeof payload === 'string' ? payload : JSON.stringify(payload), { qos: 1, retain: o.retain ?? false });
   };
-  if (opts.announce !== false) await publish(deviceTopics.status, { v: PROTOCOL_VERSION, online: true, conn, ts: Date.now() }, { retain: true });
+  if (announce !== false) await publish(deviceTopics.status, { v: PROTOCOL_VERSION, online: true, conn, ts: Date.now() }, { retain: true });
   return {
     sn,
     client,

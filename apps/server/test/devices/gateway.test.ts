@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { deviceTopic, deviceTopics, type GatewayStats } from '@mowerline/contract';
 import { deviceState, telemetryHistory } from '../../src/devices/devices.sql.ts';
 import { buildApp } from '../../src/app.ts';
+import { sweepStale, trimHistory } from '../../src/gateway/maintenance.ts';
 import type { TestServer } from '../harness.ts';
 import {
   connectDevice,
@@ -48,6 +49,9 @@ describe('device gateway', () => {
     });
 
     it('refuses an unknown SN, a wrong secret, a client id other than the SN and a disabled SN', async () => {
+      // A disabled SN also loses its topics on an external broker (at the next ACL check).
+      expect((await acl({ username: disabledSn, clientid: disabledSn, topic: deviceTopic(disabledSn, 'telemetry'), acc: 2 })).status).toBe(403);
+      expect((await acl({ username: sn, clientid: sn, topic: deviceTopic(sn, 'telemetry'), acc: 2 })).status).toBe(200);
       if (EXTERNAL_MQTT) {
         // This Mosquitto has no auth plug-in: the broker's HTTP back-end is checked directly.
         expect((await auth({ username: uniqueSn(), password: secret, clientid: '' })).status).toBe(403);
@@ -142,7 +146,8 @@ describe('device gateway', () => {
         const s = await stateOf(sn);
         return s?.online && s.battery === 69 && (await historyOf(sn)).length === 3 ? s : undefined;
       }, 10_000, 'telemetry written');
-      expect(state).toMatchObject({ online: true, state: 'returning', activity: 'going_home', lat: 35.68, lng: 139.69, firmware: '1.2.3' });
+      // Presence and telemetry written in one batch: the connection id of the `online` is kept.
+      expect(state).toMatchObject({ online: true, connId: device.conn, state: 'returning', activity: 'going_home', lat: 35.68, lng: 139.69, firmware: '1.2.3' });
       expect(state.telemetryAt?.getTime()).toBe(ts);
       expect((await historyOf(sn)).map((h) => h.battery)).toEqual([70, 75, 69]);
       await device.end();
@@ -194,6 +199,34 @@ describe('device gateway', () => {
       await waitFor(async () => (await stateOf(sn))?.battery === 55, 10_000, 'telemetry');
       expect(await stateOf(sn)).toMatchObject({ online: true, connId: 'newer-connection' });
       await device.client.endAsync();
+    });
+  });
+
+  describe('upkeep', () => {
+    it('connects over MQTT-over-WebSocket at /mqtt on the HTTP port', async () => {
+      if (EXTERNAL_MQTT) return; // the external broker has its own WebSocket listener
+      const sn = uniqueSn('WS');
+      const secret = await registerSn(server, admin, sn, modelId);
+      const device = await connectDevice(server, sn, secret, { url: `${server.url.replace('http', 'ws')}/mqtt` });
+      await device.telemetry({ battery: 33 });
+      await waitFor(async () => (await stateOf(sn))?.battery === 33, 10_000, 'telemetry over WebSocket');
+      await device.end();
+    });
+
+    it('marks silent devices offline and trims history past the retention', async () => {
+      const sn = uniqueSn('UP');
+      await registerSn(server, admin, sn, modelId);
+      const db = server.ctx.db;
+      await db.update(deviceState).set({ online: true, lastSeenAt: new Date(Date.now() - 3_600_000) }).where(eq(deviceState.sn, sn));
+      expect(await sweepStale(db, server.config.deviceStaleSeconds)).toBeGreaterThanOrEqual(1);
+      expect((await stateOf(sn))?.online).toBe(false);
+      const row = { sn, state: 'idle', activity: 'parked_in_cs', battery: 50, bladeRpm: 0, rssi: -70, firmware: '1.0.0' };
+      await db.insert(telemetryHistory).values([
+        { ...row, at: new Date(Date.now() - 40 * 86_400_000), receivedAt: new Date(Date.now() - 40 * 86_400_000) },
+        { ...row, at: new Date(Date.now() - 86_400_000), receivedAt: new Date(Date.now() - 86_400_000) },
+      ]);
+      expect(await trimHistory(db, 30, 1)).toBeGreaterThanOrEqual(1);
+      expect((await historyOf(sn)).map((h) => h.battery)).toEqual([50]);
     });
   });
 

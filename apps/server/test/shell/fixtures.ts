@@ -119,8 +119,8 @@ export class ShellClient {
     return found as Extract<ShellServerMessage, { type: T }>;
   }
 
-  async waitForText(text: string, timeoutMs = 10_000): Promise<void> {
-    await waitFor(() => this.text().includes(text), timeoutMs, `output "${text}"`);
+  async waitForText(text: string | RegExp, timeoutMs = 10_000): Promise<void> {
+    await waitFor(() => (typeof text === 'string' ? this.text().includes(text) : text.test(this.text())), timeoutMs, `output "${text}"`);
   }
 
   waitClosed(): Promise<number> {

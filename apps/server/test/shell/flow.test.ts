@@ -79,8 +79,9 @@ describe('remote shell flow control', () => {
     await out({ t: 'data', seq: 1, off: 0, data: Buffer.from('hello').toString('base64') });
     await out({ t: 'data', seq: 2, off: 4096, data: Buffer.from('skipped ahead').toString('base64') });
     expect(await client.next(['closed'])).toMatchObject({ reason: 'flow_violation' });
-    // The redelivered chunk was shown once.
+    // The redelivered chunk was shown once, and the device was told to end its side.
     expect(client.text()).toBe('hello');
+    await waitFor(() => device.host.openSessions() === 0, 5000, 'device session ended');
     await device.end();
   });
 });

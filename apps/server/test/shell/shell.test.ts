@@ -108,6 +108,17 @@ describe('remote shell', () => {
     await device.end();
   });
 
+  it('ends a running session when its staff member signs out', async () => {
+    const { token } = await staffSession(server, admin, 'shelladmin', 'admin');
+    const device = await shellDevice(server);
+    const { client, answer } = await ShellClient.open(server, token, device.sn);
+    expect(answer.type).toBe('opened');
+    expect((await server.api('POST', '/api/admin/user/logout', { token })).body.code).toBe(0);
+    expect(await client.next(['closed'], 15_000)).toMatchObject({ reason: 'revoked' });
+    await waitFor(() => device.host.openSessions() === 0, 5000, 'device session ended');
+    await device.end();
+  });
+
   it('lets an administrator terminate a session through the API', async () => {
     const device = await shellDevice(server);
     const { client, answer } = await ShellClient.open(server, admin, device.sn);

@@ -1,5 +1,4 @@
 export default {
-  'layout.footer': 'Mowerline robotic mower cloud platform © {year}',
   'layout.menu.collapse': 'Collapse menu',
   'layout.menu.expand': 'Expand menu',
   'navbar.menu': 'Menu',

@@ -1,5 +1,4 @@
 export default {
-  'layout.footer': 'Mowerline 割草机器人云平台 © {year}',
   'layout.menu.collapse': '收起菜单',
   'layout.menu.expand': '展开菜单',
   'navbar.menu': '菜单',

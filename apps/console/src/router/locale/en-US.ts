@@ -2,6 +2,12 @@
 export default {
   'menu.dashboard': 'Dashboard',
   'menu.dashboard.workplace': 'Workplace',
+  'menu.device': 'Devices',
+  'menu.device.list': 'Device list',
+  'menu.device.map': 'Device map',
+  'menu.device.exceptionEvent': 'Exception events',
+  'menu.product': 'Products',
+  'menu.product.sn': 'Serial numbers',
   'menu.system': 'System',
   'menu.system.user': 'Staff accounts',
   'menu.system.log': 'System log',

@@ -2,6 +2,12 @@
 export default {
   'menu.dashboard': '仪表盘',
   'menu.dashboard.workplace': '工作台',
+  'menu.device': '设备管理',
+  'menu.device.list': '设备列表',
+  'menu.device.map': '设备地图',
+  'menu.device.exceptionEvent': '异常事件',
+  'menu.product': '产品管理',
+  'menu.product.sn': '产品序列号',
   'menu.system': '系统管理',
   'menu.system.user': '员工账号',
   'menu.system.log': '系统日志',

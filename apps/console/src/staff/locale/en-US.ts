@@ -12,7 +12,7 @@ export default {
   'staff.status.active': 'Active',
   'staff.status.disabled': 'Disabled',
   'staff.status.pending': 'Pending approval',
-  'staff.pending.banner': '{n} account request(s) are waiting for approval.',
+  'staff.pending.banner': 'Account requests waiting for your approval: {n}',
   'staff.pending.show': 'Show them',
   'staff.column.user': 'Staff member',
   'staff.column.email': 'E-mail',

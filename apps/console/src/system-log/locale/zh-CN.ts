@@ -39,4 +39,6 @@ export default {
   'audit.action.device.event.clear': '清除异常事件',
   'audit.action.device.command': '下发设备指令',
   'audit.action.device.export': '导出设备',
+  'audit.action.device.shell.open': '打开远程终端',
+  'audit.action.device.shell.close': '关闭远程终端',
 };

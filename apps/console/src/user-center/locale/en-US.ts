@@ -25,6 +25,7 @@ export default {
   'userCenter.profile.save': 'Save',
   'userCenter.profile.reset': 'Reset',
   'userCenter.profile.saved': 'Profile saved',
+  'userCenter.profile.unchanged': 'Nothing to save: no field has changed',
   'userCenter.password.old': 'Current password',
   'userCenter.password.new': 'New password',
   'userCenter.password.confirm': 'Confirm password',

@@ -25,6 +25,7 @@ export default {
   'userCenter.profile.save': '保存',
   'userCenter.profile.reset': '重置',
   'userCenter.profile.saved': '个人信息已保存',
+  'userCenter.profile.unchanged': '没有需要保存的修改',
   'userCenter.password.old': '原密码',
   'userCenter.password.new': '新密码',
   'userCenter.password.confirm': '确认密码',

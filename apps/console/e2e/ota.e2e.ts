@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OtaMower } from '../../fleet-sim/src/ota-mower.ts';
+import type { TestServer } from '../../server/test/harness.ts';
+import { firmwareImage, seedDevices, seedModel, startMowers, waitFor } from '../../server/test/ota/fixtures.ts';
+import { launchBrowser, startConsoleServer } from './harness.ts';
+import { confirmPopup, openSignedIn, row, type Opened } from './pages.helpers.ts';
+
+describe('firmware rollout from the console: upload, phased campaign, live progress, upgrade log', () => {
+  let server: TestServer;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let session: Opened;
+  let mowers: OtaMower[] = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mowerline-ota-e2e-'));
+
+  beforeAll(async () => {
+    server = await startConsoleServer({ dataDir, otaTickMs: 200, telemetryFlushMs: 50 });
+    server.config.publicUrl = server.url;
+    browser = await launchBrowser();
+    const model = await seedModel(server, 'MLX9');
+    const { sns, secret } = await seedDevices(server, model.id, 20, 'E2EOTA');
+    mowers = await startMowers(server, sns, secret, { firmware: '1.0.0', knobs: () => ({ installMs: 300 }) });
+    session = await openSignedIn(browser, server, '/product/firmware');
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(mowers.map((m) => m.disconnect().catch(() => {})));
+    await session?.context.close();
+    await browser?.cleanup();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('uploads a firmware image with a moving progress bar and releases it', async () => {
+    const { page, context } = session;
+    // A slow uplink, so the bar has something to show.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+    await page.getByTestId('ota-upload-open').click();
+    const modal = page.locator('.arco-modal:visible');
+    await modal.locator('.arco-form-item').filter({ hasText: 'Model' }).locator('.arco-select').click();
+    await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'MLX9' }).click();
+    await modal.getByTestId('ota-upload-version').fill('1.1.0');
+    await modal.locator('textarea').first().fill('修复割草路径');
+    await modal.locator('textarea').nth(1).fill('Better mowing paths');
+    await page.getByTestId('ota-upload-file').setInputFiles({ name: 'mlx9-1.1.0.bin', mimeType: 'application/octet-stream', buffer: firmwareImage(3 * 1024 * 1024) });
+    await modal.getByRole('button', { name: 'Upload', exact: true }).click();
+
+    const seen = new Set<number>();
+    const bar = page.getByTestId('ota-upload-progress');
+    await bar.waitFor();
+    while (await bar.isVisible().catch(() => false)) {
+      const text = await bar.innerText().catch(() => '');
+      const pct = Number(/(\d+)%/.exec(text)?.[1]);
+      if (!Number.isNaN(pct)) seen.add(pct);
+      await page.waitForTimeout(50);
+    }
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    expect([...seen].some((p) => p > 0 && p < 100)).toBe(true);
+
+    const uploaded = row(page, '1.1.0');
+    await uploaded.waitFor();
+    expect(await uploaded.innerText()).toMatch(/MLX9[\s\S]*Draft[\s\S]*Better mowing paths[\s\S]*3\.0 MB/);
+    await uploaded.getByRole('button', { name: 'Release' }).click();
+    await confirmPopup(page);
+    await uploaded.filter({ hasText: 'Released' }).waitFor();
+    await page.screenshot({ path: '/tmp/ota-firmware.png' });
+  }, 60_000);
+
+  it('starts a phased campaign and watches it reach every mower', async () => {
+    const { page } = session;
+    await page.locator('.arco-tabs-header-title').filter({ hasText: 'Update campaigns' }).click();
+    await page.getByTestId('ota-campaign-new').click();
+    const modal = page.locator('.arco-modal:visible');
+    await modal.getByTestId('ota-campaign-name').fill('MLX9 spring update');
+    await modal.locator('.arco-form-item').filter({ hasText: 'Version to roll out' }).locator('.arco-select').click();
+    await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'MLX9 1.1.0' }).click();
+    await modal.getByTestId('ota-campaign-phases').fill('10, 50, 100');
+    await modal.getByRole('button', { name: 'OK' }).click();
+
+    const detail = page.getByTestId('ota-campaign-detail');
+    await detail.waitFor();
+    await detail.getByTestId('ota-campaign-chart').locator('canvas').waitFor();
+    await page.getByTestId('ota-campaign-status').filter({ hasText: 'Completed' }).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('ota-campaign-counts').innerText()).toContain('Success 20');
+    await page.screenshot({ path: '/tmp/ota-campaign.png' });
+    await waitFor(() => mowers.every((m) => m.firmware() === '1.1.0'), 10_000);
+  }, 90_000);
+
+  it('reads the upgrade log of the campaign, each state with its time', async () => {
+    const { page, errors } = session;
+    await page.getByRole('button', { name: 'Upgrade log' }).click();
+    await page.waitForURL(/#\/device\/upgrade-log/);
+    const first = row(page, 'E2EOTA00000');
+    await first.waitFor().catch(async (err: unknown) => {
+      await page.screenshot({ path: '/tmp/ota-upgrade-log-failed.png' });
+      throw err;
+    });
+    expect(await first.innerText()).toMatch(/MLX9 spring update[\s\S]*Firmware[\s\S]*1\.0\.0 → 1\.1\.0[\s\S]*Success/);
+    expect(await row(page, /E2EOTA\d+/).count()).toBe(20);
+    await first.locator('.arco-table-expand-icon-cell button, .arco-table-expand-icon').first().click();
+    const timeline = page.locator('.arco-timeline').first();
+    await timeline.waitFor();
+    expect(await timeline.innerText()).toMatch(/Queued[\s\S]*Sent[\s\S]*Downloading[\s\S]*Downloaded[\s\S]*Verified[\s\S]*Installing[\s\S]*Success/);
+    await page.screenshot({ path: '/tmp/ota-upgrade-log.png' });
+    expect(errors).toEqual([]);
+  }, 60_000);
+});

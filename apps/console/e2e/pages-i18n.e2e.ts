@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../../server/test/harness.ts';
+import { launchBrowser, startConsoleServer } from './harness.ts';
+import { createStaff, openSignedIn, untranslatedKeys } from './pages.helpers.ts';
+
+/** Every page of this issue, by route, with something on it that shows it finished loading. */
+const pages = [
+  { hash: '/dashboard/workplace', ready: '[data-testid=greeting]' },
+  { hash: '/system/system-user', ready: '[data-username]' },
+  { hash: '/system/system-log', ready: 'td [data-action]' },
+  { hash: '/system/email-log', ready: 'td [data-status]' },
+  { hash: '/user/center', ready: '[data-testid=profile-name]' },
+  { hash: '/user/messages?type=notice', ready: '[data-message-id]' },
+];
+
+/**
+ * Both languages and both themes: every page renders its own strings (no raw locale keys) with no
+ * console errors. SCREENSHOT_DIR=/tmp/x keeps a screenshot of each for a human look.
+ */
+describe('pages in both languages and both themes', () => {
+  let server: TestServer;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+  beforeAll(async () => {
+    server = await startConsoleServer();
+    browser = await launchBrowser();
+    const admin = await server.login();
+    await createStaff(server, admin, { username: 'jade', name: 'Jade Sun', email: 'jade@example.com', role: 'user' });
+    await server.api('POST', '/api/admin/user/register', {
+      body: { username: 'kim', name: 'Kim Lee', email: 'kim@example.com', password: 'Garden#Path7', reason: 'Night shift operator' },
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.cleanup();
+    await server?.close();
+  });
+
+  it.each([
+    { locale: 'zh-CN', theme: 'light' },
+    { locale: 'en-US', theme: 'dark' },
+  ] as const)('$locale, $theme', async ({ locale, theme }) => {
+    const { page, errors, context } = await openSignedIn(browser, server, pages[0]!.hash, { locale, theme });
+    try {
+      expect(await page.evaluate(() => document.body.getAttribute('arco-theme'))).toBe(theme === 'dark' ? 'dark' : null);
+      for (const { hash, ready } of pages) {
+        await page.goto(`${server.url}/#${hash}`);
+        await page.locator(`${ready}:visible`).first().waitFor();
+        expect(await untranslatedKeys(page), hash).toEqual([]);
+        if (process.env.SCREENSHOT_DIR) {
+          await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/${hash.replace(/\W+/g, '-').slice(1)}.${locale}.${theme}.png` });
+        }
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Button, Card, Popconfirm, Select, Switch, Table, Tag, type TableColumnProps } from '@arco-design/web-react';
+import { IconPlus } from '@arco-design/web-react/icon';
+import { appPlatforms, permissions, type AppPlatform, type AppVersion } from '@mowerline/contract';
+import { useLocaleStore, useT } from '../locale/i18n.ts';
+import { useFormatTime } from '../locale/format.ts';
+import { Permission } from '../permission/Permission.tsx';
+import { usePermission } from '../permission/usePermission.ts';
+import { useAppVersions, useUpdateAppVersion } from './app-version.api.ts';
+import { AppVersionModal } from './AppVersionModal.tsx';
+import '../firmware/firmware.css';
+
+/** Product → app versions (/product/app-change-log): iOS and Android releases and their update policy. */
+export default function AppChangeLogPage() {
+  const t = useT();
+  const locale = useLocaleStore((s) => s.locale);
+  const { dateTime } = useFormatTime();
+  const { can } = usePermission();
+  const [platform, setPlatform] = useState<AppPlatform>();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [creating, setCreating] = useState(false);
+  const list = useAppVersions(platform, page, pageSize);
+  const update = useUpdateAppVersion();
+  const writable = can(permissions.appVersionWrite);
+
+  const columns: TableColumnProps<AppVersion>[] = [
+    { title: t('appVersion.platform'), dataIndex: 'platform', width: 110, render: (p: AppPlatform) => <Tag color={p === 'ios' ? 'arcoblue' : 'green'}>{p === 'ios' ? 'iOS' : 'Android'}</Tag> },
+    { title: t('appVersion.version'), dataIndex: 'version', width: 110, render: (v: string) => <b>{v}</b> },
+    { title: t('appVersion.build'), dataIndex: 'build', width: 100 },
+    { title: t('appVersion.changelog'), dataIndex: 'changelogEn', ellipsis: true, tooltip: true, render: (_, v) => (locale === 'en-US' ? v.changelogEn || v.changelogZh : v.changelogZh || v.changelogEn) || '-' },
+    { title: t('appVersion.minSupported'), dataIndex: 'minSupportedVersion', width: 150, render: (v: string) => v || '-' },
+    {
+      title: t('appVersion.forceUpdate'),
+      dataIndex: 'forceUpdate',
+      width: 120,
+      render: (on: boolean, v) =>
+        writable ? (
+          <Popconfirm title={t(on ? 'appVersion.confirm.unforce' : 'appVersion.confirm.force', { version: v.version })} onOk={() => update.mutateAsync({ id: v.id, body: { forceUpdate: !on } })}>
+            <Switch size="small" checked={on} />
+          </Popconfirm>
+        ) : (
+          <Tag color={on ? 'red' : 'gray'}>{t(on ? 'appVersion.yes' : 'appVersion.no')}</Tag>
+        ),
+    },
+    { title: t('appVersion.createdAt'), dataIndex: 'createdAt', width: 180, render: (v: string, a) => `${dateTime(v)} · ${a.createdBy}` },
+  ];
+
+  return (
+    <Card>
+      <div className="ota-toolbar">
+        <Select
+          allowClear
+          style={{ width: 160 }}
+          placeholder={t('appVersion.allPlatforms')}
+          value={platform}
+          onChange={(p?: AppPlatform) => {
+            setPlatform(p);
+            setPage(1);
+          }}
+          options={appPlatforms.map((p) => ({ value: p, label: p === 'ios' ? 'iOS' : 'Android' }))}
+        />
+        <Permission roles={permissions.appVersionWrite}>
+          <Button type="primary" icon={<IconPlus />} onClick={() => setCreating(true)}>
+            {t('appVersion.create')}
+          </Button>
+        </Permission>
+      </div>
+      <Table
+        rowKey="id"
+        columns={columns}
+        data={list.data?.list ?? []}
+        loading={list.isLoading}
+        border={false}
+        scroll={{ x: 1000 }}
+        noDataElement={<div style={{ padding: 24 }}>{t('appVersion.empty')}</div>}
+        pagination={{
+          current: page,
+          pageSize,
+          total: list.data?.total ?? 0,
+          showTotal: true,
+          onChange: (p, size) => {
+            setPage(p);
+            setPageSize(size);
+          },
+        }}
+      />
+      <AppVersionModal visible={creating} onClose={() => setCreating(false)} />
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+import { useEffect, useRef, useState } from 'react';
+import { Card, Spin, Typography } from '@arco-design/web-react';
+import { deviceStates, type DeviceState } from '@mowerline/contract';
+import { DeviceDetailDrawer } from '../devices/DeviceDetailDrawer.tsx';
+import { useT } from '../locale/i18n.ts';
+import { useFormatTime } from '../locale/format.ts';
+import { useSettings } from '../settings/settings.store.ts';
+import { useFleetPositions } from './device-map.api.ts';
+import { FleetMap } from './FleetMap.tsx';
+import { FleetWorker } from './fleet-protocol.ts';
+import { MapLegend } from './MapLegend.tsx';
+import './device-map.css';
+
+/** Device → map: every positioned mower, clustered in a worker, refreshed live; a click opens the device. */
+export default function DeviceMapPage() {
+  const t = useT();
+  const { dateTime } = useFormatTime();
+  const theme = useSettings((s) => s.theme);
+  const [worker, setWorker] = useState<FleetWorker>();
+  const [fleet, setFleet] = useState<{ size: number; counts: number[] }>();
+  const [hidden, setHidden] = useState<DeviceState[]>([]);
+  const [openSn, setOpenSn] = useState<string>();
+  const redraw = useRef<() => void>(() => {});
+  const positions = useFleetPositions(worker);
+
+  useEffect(() => {
+    const w = new FleetWorker();
+    w.onChanged = (size, counts) => {
+      setFleet({ size, counts });
+      redraw.current();
+    };
+    setWorker(w);
+    return () => w.terminate();
+  }, []);
+
+  useEffect(() => {
+    worker?.post({ type: 'filter', states: hidden.length === 0 ? undefined : deviceStates.flatMap((s, i) => (hidden.includes(s) ? [] : [i])) });
+  }, [worker, hidden]);
+
+  return (
+    <Card className="device-map-card" bodyStyle={{ padding: 0, height: '100%' }}>
+      <div className="device-map-wrap">
+        {worker && (
+          <FleetMap
+            worker={worker}
+            theme={theme}
+            label={(s) => t(`devices.state.${s}`)}
+            onDevice={setOpenSn}
+            onRedraw={(fn) => {
+              redraw.current = fn;
+            }}
+          />
+        )}
+        <MapLegend
+          counts={fleet?.counts}
+          total={fleet?.size}
+          hidden={hidden}
+          onToggle={(state) => setHidden((h) => (h.includes(state) ? h.filter((s) => s !== state) : [...h, state]))}
+        />
+        <div className="device-map-status">
+          {!fleet ? (
+            <Spin size={14} />
+          ) : (
+            <Typography.Text type="secondary" className="devices-live">
+              <span className="devices-live-dot" />
+              {t('deviceMap.updated', { time: dateTime(new Date(positions.data?.at ?? Date.now()).toISOString()) })}
+            </Typography.Text>
+          )}
+        </div>
+        {fleet?.size === 0 && <div className="device-map-empty">{t('deviceMap.empty')}</div>}
+      </div>
+      <DeviceDetailDrawer sn={openSn} onClose={() => setOpenSn(undefined)} />
+    </Card>
+  );
+}

@@ -1,0 +1,5 @@
+export default {
+  'deviceMap.legend': '{total} devices on the map',
+  'deviceMap.updated': 'Live · updated {time}',
+  'deviceMap.empty': 'No device has reported a position yet',
+};

@@ -1,0 +1,122 @@
+import { useEffect } from 'react';
+import { Button, DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
+import { IconRefresh, IconSearch } from '@arco-design/web-react/icon';
+import { deviceStates, type DeviceFilter } from '@mowerline/contract';
+import { useT } from '../locale/i18n.ts';
+import { useProductModels } from './devices.api.ts';
+
+export type DeviceFilterValues = Partial<Omit<DeviceFilter, 'sort'>>;
+
+interface FormValues {
+  sn?: string;
+  modelId?: number;
+  firmware?: string;
+  online?: 'true' | 'false';
+  state?: DeviceFilter['state'];
+  owner?: string;
+  region?: string;
+  lastSeen?: Date[];
+}
+
+function toFilter(v: FormValues): DeviceFilterValues {
+  const text = (s?: string) => s?.trim() || undefined;
+  const [from, to] = v.lastSeen ?? [];
+  return {
+    sn: text(v.sn)?.toUpperCase(),
+    modelId: v.modelId,
+    firmware: text(v.firmware),
+    online: v.online === undefined ? undefined : v.online === 'true',
+    state: v.state,
+    owner: text(v.owner),
+    region: text(v.region)?.toLowerCase(),
+    lastSeenFrom: from ? new Date(from).toISOString() : undefined,
+    lastSeenTo: to ? new Date(to).toISOString() : undefined,
+  };
+}
+
+function toForm(f: DeviceFilterValues): FormValues {
+  return {
+    ...f,
+    online: f.online === undefined ? undefined : f.online ? 'true' : 'false',
+    lastSeen: f.lastSeenFrom && f.lastSeenTo ? [new Date(f.lastSeenFrom), new Date(f.lastSeenTo)] : undefined,
+  };
+}
+
+/** SN prefix, model, firmware, online, state, owner, region and last-seen range; applied on Search. */
+export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; onChange(next: DeviceFilterValues): void }) {
+  const t = useT();
+  const [form] = Form.useForm<FormValues>();
+  const models = useProductModels();
+  useEffect(() => form.setFieldsValue(toForm(value)), [form, value]);
+  const submit = () => onChange(toFilter(form.getFieldsValue()));
+  const col = { xs: 24, sm: 12, lg: 8, xxl: 6 };
+  return (
+    <div className="device-filters">
+      <Form form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
+        <Grid.Row gutter={16}>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.sn')} field="sn">
+              <Input allowClear maxLength={32} placeholder={t('devices.filter.snPrefix')} onPressEnter={submit} />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.model')} field="modelId">
+              <Select allowClear placeholder={t('devices.filter.all')} loading={models.isLoading} options={(models.data ?? []).map((m) => ({ value: m.id, label: `${m.code} · ${m.name}` }))} />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.status')} field="online">
+              <Select
+                allowClear
+                placeholder={t('devices.filter.all')}
+                options={[
+                  { value: 'true', label: t('devices.online') },
+                  { value: 'false', label: t('devices.offline') },
+                ]}
+              />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.state')} field="state">
+              <Select allowClear placeholder={t('devices.filter.all')} options={deviceStates.map((s) => ({ value: s, label: t(`devices.state.${s}`) }))} />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.firmware')} field="firmware">
+              <Input allowClear maxLength={32} placeholder={t('devices.filter.firmware')} onPressEnter={submit} />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.owner')} field="owner">
+              <Input allowClear maxLength={128} placeholder={t('devices.filter.owner')} onPressEnter={submit} />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.region')} field="region">
+              <Input allowClear maxLength={32} placeholder={t('devices.filter.region')} onPressEnter={submit} />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('devices.field.lastSeen')} field="lastSeen">
+              <DatePicker.RangePicker showTime style={{ width: '100%' }} />
+            </Form.Item>
+          </Grid.Col>
+        </Grid.Row>
+        <div className="device-filters-actions">
+          <Button type="primary" htmlType="submit" icon={<IconSearch />}>
+            {t('devices.filter.search')}
+          </Button>
+          <Button
+            icon={<IconRefresh />}
+            onClick={() => {
+              form.resetFields();
+              onChange({});
+            }}
+          >
+            {t('devices.filter.reset')}
+          </Button>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useMemo, useRef, useState } from 'react';
+import { Button, Card, Space, Typography } from '@arco-design/web-react';
+import { IconDownload } from '@arco-design/web-react/icon';
+import type { DeviceSort } from '@mowerline/contract';
+import { useT } from '../locale/i18n.ts';
+import { CursorPages } from './cursor-pages.ts';
+import { DeviceDetailDrawer } from './DeviceDetailDrawer.tsx';
+import { DeviceFilters, type DeviceFilterValues } from './DeviceFilters.tsx';
+import { DeviceTable } from './DeviceTable.tsx';
+import { LIVE_REFRESH_MS, useDeviceList } from './devices.api.ts';
+import { downloadDeviceCsv } from './export-csv.ts';
+import './devices.css';
+
+/** Device → list: filtered, sorted and paged on the server, refreshed live; CSV export; detail drawer. */
+export default function DeviceListPage() {
+  const t = useT();
+  const [filters, setFilters] = useState<DeviceFilterValues>({});
+  const [sort, setSort] = useState<DeviceSort>('sn');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [openSn, setOpenSn] = useState<string>();
+  const [exporting, setExporting] = useState(false);
+  const cursors = useRef(new CursorPages()).current;
+  cursors.reset(JSON.stringify({ filters, sort, pageSize }));
+  const query = useMemo(() => ({ ...filters, sort, pageSize, ...cursors.paramsFor(page) }), [filters, sort, pageSize, page, cursors]);
+  const list = useDeviceList(query);
+  if (list.data && !list.isPlaceholderData) cursors.remember(page, list.data.nextCursor);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadDeviceCsv({ ...filters, sort });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card
+      title={t('menu.device.list')}
+      extra={
+        <Space>
+          <Typography.Text type="secondary" className="devices-live">
+            <span className="devices-live-dot" />
+            {t('devices.live', { seconds: LIVE_REFRESH_MS / 1000 })}
+          </Typography.Text>
+          <Button icon={<IconDownload />} loading={exporting} onClick={exportCsv}>
+            {t('devices.action.export')}
+          </Button>
+        </Space>
+      }
+    >
+      <DeviceFilters
+        value={filters}
+        onChange={(next) => {
+          setFilters(next);
+          setPage(1);
+        }}
+      />
+      <DeviceTable
+        data={list.data}
+        loading={list.isLoading || (list.isFetching && list.isPlaceholderData)}
+        page={page}
+        pageSize={pageSize}
+        sort={sort}
+        onPage={(nextPage, nextSize) => {
+          setPage(nextSize === pageSize ? nextPage : 1);
+          setPageSize(nextSize);
+        }}
+        onSort={(next) => {
+          setSort(next);
+          setPage(1);
+        }}
+        onOpen={setOpenSn}
+      />
+      <DeviceDetailDrawer sn={openSn} onClose={() => setOpenSn(undefined)} />
+    </Card>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { Button, Progress, Table, Tag, type TableColumnProps } from '@arco-design/web-react';
+import { IconPlus } from '@arco-design/web-react/icon';
+import { permissions, type ArtifactKind, type Campaign, type CampaignStatus } from '@mowerline/contract';
+import { useT } from '../locale/i18n.ts';
+import { useFormatTime } from '../locale/format.ts';
+import { Permission } from '../permission/Permission.tsx';
+import { CampaignDrawer } from './CampaignDrawer.tsx';
+import { CreateCampaignModal } from './CreateCampaignModal.tsx';
+import { useCampaigns } from './firmware.api.ts';
+import { campaignStatusColor } from './labels.ts';
+
+/** Finished share of a campaign (success, failed, skipped, cancelled over all). */
+export function finishedPercent(c: Campaign): number {
+  const done = (c.counts.SUCCESS ?? 0) + (c.counts.FAILED ?? 0) + (c.counts.SKIPPED ?? 0) + (c.counts.CANCELLED ?? 0);
+  return c.total === 0 ? 0 : Math.floor((done * 100) / c.total);
+}
+
+/** Campaigns of one artifact kind, with live progress; a row opens its detail. */
+export function CampaignsTab({ kind }: { kind: ArtifactKind }) {
+  const t = useT();
+  const { dateTime } = useFormatTime();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [creating, setCreating] = useState(false);
+  const [openId, setOpenId] = useState<number>();
+  const list = useCampaigns(kind, page, pageSize);
+
+  const columns: TableColumnProps<Campaign>[] = [
+    { title: t('ota.campaign.name'), dataIndex: 'name', ellipsis: true, render: (v: string, c) => <Button type="text" size="mini" onClick={() => setOpenId(c.id)}>{v}</Button> },
+    { title: t('ota.field.version'), dataIndex: 'version', width: 150, render: (v: string, c) => `${c.modelCode} → ${v}` },
+    {
+      title: t('ota.field.status'),
+      dataIndex: 'status',
+      width: 150,
+      render: (s: CampaignStatus, c) => (
+        <Tag color={campaignStatusColor[s]}>
+          {t(`ota.campaign.status.${s}`)}
+          {c.pauseReason === 'ABORT_THRESHOLD' ? ` · ${t('ota.campaign.aborted')}` : ''}
+        </Tag>
+      ),
+    },
+    {
+      title: t('ota.campaign.progress'),
+      dataIndex: 'counts',
+      width: 260,
+      render: (_, c) => (
+        <Progress
+          percent={finishedPercent(c)}
+          status={c.counts.FAILED ? 'warning' : c.status === 'completed' ? 'success' : 'normal'}
+          formatText={() => `${c.counts.SUCCESS ?? 0}/${c.total}${c.counts.FAILED ? ` · ✕${c.counts.FAILED}` : ''}`}
+        />
+      ),
+    },
+    { title: t('ota.campaign.phase'), dataIndex: 'phaseIndex', width: 120, render: (i: number, c) => `${c.phases[i]}% (${i + 1}/${c.phases.length})` },
+    { title: t('ota.field.createdAt'), dataIndex: 'createdAt', width: 180, render: (v: string, c) => `${dateTime(v)} · ${c.createdBy}` },
+  ];
+
+  return (
+    <div>
+      <div className="ota-toolbar">
+        <span />
+        <Permission roles={permissions.campaignControl}>
+          <Button type="primary" icon={<IconPlus />} onClick={() => setCreating(true)} data-testid="ota-campaign-new">
+            {t('ota.campaign.create')}
+          </Button>
+        </Permission>
+      </div>
+      <Table
+        rowKey="id"
+        columns={columns}
+        data={list.data?.list ?? []}
+        loading={list.isLoading}
+        border={false}
+        onRow={(c) => ({ onDoubleClick: () => setOpenId(c.id) })}
+        noDataElement={<div style={{ padding: 24 }}>{t('ota.empty.campaigns')}</div>}
+        pagination={{
+          current: page,
+          pageSize,
+          total: list.data?.total ?? 0,
+          showTotal: true,
+          onChange: (p, size) => {
+            setPage(p);
+            setPageSize(size);
+          },
+        }}
+      />
+      <CreateCampaignModal kind={kind} visible={creating} onClose={() => setCreating(false)} onCreated={(c) => setOpenId(c.id)} />
+      <CampaignDrawer id={openId} onClose={() => setOpenId(undefined)} />
+    </div>
+  );
+}

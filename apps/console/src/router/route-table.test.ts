@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { menuForRole, type RouteDef } from '@mowerline/contract';
+import { pageRoutes } from './route-table.ts';
+
+describe('route table as the router sees it', () => {
+  it('lists pages in menu order with absolute paths and the rules of group and page', () => {
+    const pages = pageRoutes();
+    expect(pages[0]).toMatchObject({ name: 'workplace', fullPath: '/dashboard/workplace', locales: ['menu.dashboard', 'menu.dashboard.workplace'] });
+    const staff = pages.find((p) => p.name === 'system-user')!;
+    expect(staff).toMatchObject({ fullPath: '/system/system-user', requiresAuth: true, roles: [['*'], ['admin']] });
+    expect(new Set(pages.map((p) => p.name)).size).toBe(pages.length);
+  });
+
+  it('orders groups by meta.order, ties kept in table order (stable sort)', () => {
+    const order = (routes: RouteDef[]) => routes.map((r) => r.meta.order ?? Infinity);
+    const menu = menuForRole('admin');
+    expect(order(menu)).toEqual([...order(menu)].sort((a, b) => a - b));
+  });
+});

@@ -1,0 +1,78 @@
+#!/usr/bin/env -S node --import tsx
+import { parseArgs } from 'node:util';
+import { startFleet } from './fleet.ts';
+
+const usage = `Usage: mowerline-fleet-sim --url <platform URL> --mqtt <broker URL> [options]
+
+  --url <url>            the platform's HTTP address (registers the SNs through its admin API)
+  --mqtt <url>           where the mowers connect: mqtt://, mqtts://, ws:// or wss://
+  --count <n>            number of mowers (default 50)
+  --username <name>      staff account that registers the SNs (default admin); its password is
+                         read from MOWERLINE_PASSWORD, or give an access token in MOWERLINE_TOKEN
+  --prefix <SN prefix>   SNs are <prefix>000001… (default SIM)
+  --seed <n>             same seed, same fleet (default 1)
+  --time-scale <x>       simulated seconds per real second (default 1)
+  --faults-per-hour <n>  random faults per mower per hour of mowing (default 0.5)
+  --secrets-file <path>  keeps the mowers' secrets between runs (default ./fleet-secrets.json)
+  --connect-rate <n>     new connections per second while starting (default 200)
+  --ota-public-key <pem file>  the platform's OTA signing key, to accept updates
+`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string' },
+      mqtt: { type: 'string' },
+      count: { type: 'string', default: '50' },
+      username: { type: 'string', default: 'admin' },
+      prefix: { type: 'string', default: 'SIM' },
+      seed: { type: 'string', default: '1' },
+      'time-scale': { type: 'string', default: '1' },
+      'faults-per-hour': { type: 'string', default: '0.5' },
+      'secrets-file': { type: 'string', default: 'fleet-secrets.json' },
+      'connect-rate': { type: 'string', default: '200' },
+      'ota-public-key': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || !values.url || !values.mqtt) {
+    process.stdout.write(usage);
+    process.exit(values.help ? 0 : 2);
+  }
+  // Secrets come from the environment, never from the command line (visible to every user in ps).
+  const token = process.env.MOWERLINE_TOKEN;
+  const password = process.env.MOWERLINE_PASSWORD;
+  if (!token && !password) {
+    console.error('Set MOWERLINE_PASSWORD (for --username) or MOWERLINE_TOKEN.');
+    process.exit(2);
+  }
+  const { readFileSync } = await import('node:fs');
+  const fleet = await startFleet({
+    count: Number(values.count),
+    apiUrl: values.url,
+    mqttUrl: values.mqtt,
+    token,
+    credentials: password ? { username: values.username!, password } : undefined,
+    snPrefix: values.prefix,
+    seed: Number(values.seed),
+    timeScale: Number(values['time-scale']),
+    faultsPerHour: Number(values['faults-per-hour']),
+    secretsFile: values['secrets-file'],
+    connectRate: Number(values['connect-rate']),
+    otaPublicKeyPem: values['ota-public-key'] ? readFileSync(values['ota-public-key'], 'utf8') : undefined,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const report = setInterval(() => process.stdout.write(`fleet: ${fleet.connected()}/${fleet.mowers.length} connected\n`), 30_000);
+  const stop = async () => {
+    clearInterval(report);
+    await fleet.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
