@@ -127,6 +127,7 @@ describe('console shell: sign-in, redirects and logout', () => {
   it('logs out when the server answers 401 to a request', async () => {
     const { page, context } = await open(browser, server, '/dashboard/workplace');
     await signIn(page);
+    await page.waitForLoadState('networkidle');
     const token = await accessToken(page);
     // The session is ended elsewhere (another tab, an administrator, expiry).
     expect((await server.api('POST', '/api/admin/user/logout', { token: token! })).body.code).toBe(0);
@@ -182,6 +183,8 @@ describe('console shell: sign-in, redirects and logout', () => {
       return send(mail);
     };
     expect((await server.api('POST', '/api/admin/user/forgot-password', { body: { username: 'resetme' } })).body.code).toBe(0);
+    // The server mails in the background (the answer must not reveal whether the account exists).
+    await expect.poll(() => links.length).toBe(1);
     mailer.send = send;
     const token = /reset-password\?token=([^&]+)/.exec(links[0] ?? '')?.[1];
     expect(token).toBeTruthy();

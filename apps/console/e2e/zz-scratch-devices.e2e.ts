@@ -27,7 +27,7 @@ it('screens', async () => {
       await page.screenshot({ path: `/tmp/dev-list-${theme}-${locale}.png` });
       if (theme === 'light' && locale === 'en-US') writeFileSync('/tmp/dev-list.html', await page.content());
       console.log('items', await page.locator('.device-filters .arco-form-item').count(), await page.locator('.device-filters .arco-form-item').filter({ has: page.locator('.arco-form-label-item', { hasText: 'State' }) }).locator('.arco-select').count());
-      await page.locator('.arco-table-body .arco-table-tr, .arco-table-tbody .arco-table-tr').first().getByRole('button', { name: /Details|详情/ }).click();
+      await page.locator('.arco-table-tr', { hasText: 'ML-DEMO-0003' }).getByRole('button', { name: /Details|详情/ }).click();
       await page.waitForTimeout(2500);
       await page.screenshot({ path: `/tmp/dev-detail-${theme}-${locale}.png` });
       await page.goto(`${server.url}/#/device/device-exception-event`);

@@ -23,7 +23,7 @@ export function Greeting() {
       <Space size={8} wrap>
         {user && <Tag color={user.role === 'admin' ? 'arcoblue' : 'cyan'}>{roleDescriptions[user.role].name[locale]}</Tag>}
         <Typography.Text type="secondary">{today}</Typography.Text>
-        <Typography.Text type="secondary">· {t('workplace.welcome')}</Typography.Text>
+        <Typography.Text type="secondary">{t('workplace.welcome')}</Typography.Text>
       </Space>
     </Card>
   );

@@ -19,7 +19,7 @@ export default function MessagesPage() {
           <Tabs.TabPane
             key={name}
             title={
-              <span data-testid={`tab-${name}`}>
+              <span data-testid={`tab-${name}`} style={{ display: 'inline-flex', alignItems: 'center' }}>
                 {t(`messagesPage.type.${name}`)}
                 <Badge count={counts.data?.[name] ?? 0} maxCount={99} style={{ marginLeft: 6 }} />
               </span>

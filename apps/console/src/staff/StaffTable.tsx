@@ -2,6 +2,7 @@ import { Table, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-de
 import { roleDescriptions, type Page, type StaffUser } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
+import { useSettings } from '../settings/settings.store.ts';
 import { Permission } from '../permission/Permission.tsx';
 import { StaffRowActions } from './StaffRowActions.tsx';
 import { roleColor, statusColor } from './staff-labels.ts';
@@ -20,6 +21,8 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
   const t = useT();
   const locale = useLocaleStore((s) => s.locale);
   const { dateTime } = useFormatTime();
+  // On a phone a pinned column would cover the row; it scrolls with the rest instead.
+  const pinned = useSettings((s) => s.device !== 'mobile');
   const columns: TableColumnProps<StaffUser>[] = [
     {
       title: t('staff.column.user'),
@@ -58,7 +61,7 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
       title: t('staff.column.actions'),
       dataIndex: 'actions',
       width: 270,
-      fixed: 'right',
+      fixed: pinned ? 'right' : undefined,
       render: (_, row) => (
         <Permission roles={['admin']}>
           <StaffRowActions row={row} onEdit={onEdit} onResetPassword={onResetPassword} />

@@ -2,6 +2,7 @@ import { Table, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-de
 import type { Page, SystemLog } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
+import { useSettings } from '../settings/settings.store.ts';
 import { actionLabel, targetLabel } from './audit-action.ts';
 
 interface Props {
@@ -25,6 +26,8 @@ function Detail({ row }: { row: SystemLog }) {
 export function SystemLogTable({ data, loading, page, pageSize, onPage }: Props) {
   const t = useT();
   const { dateTime } = useFormatTime();
+  // On a phone a pinned column would cover the row; it scrolls with the rest instead.
+  const pinned = useSettings((s) => s.device !== 'mobile');
   const columns: TableColumnProps<SystemLog>[] = [
     { title: t('systemLog.column.at'), dataIndex: 'at', width: 180, render: (at: string) => dateTime(at) },
     { title: t('systemLog.column.actor'), dataIndex: 'actorName', width: 140, ellipsis: true, render: (name: string) => name || '-' },
@@ -57,7 +60,7 @@ export function SystemLogTable({ data, loading, page, pageSize, onPage }: Props)
       title: t('systemLog.column.result'),
       dataIndex: 'result',
       width: 100,
-      fixed: 'right',
+      fixed: pinned ? 'right' : undefined,
       render: (_, row) => <Tag color={resultColor[row.result]}>{t(`systemLog.result.${row.result}`)}</Tag>,
     },
   ];

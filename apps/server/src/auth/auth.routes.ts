@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import { principal } from '../http/auth.ts';
 import { localeOf, ok } from '../http/envelope.ts';
 import { createCaptcha } from './captcha.service.ts';
+import { pruneAttempts } from './login-attempts.service.ts';
 import { signIn } from './login.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { updateProfile, userInfo } from './profile.service.ts';
@@ -29,6 +30,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const tags = ['auth'];
   const signedIn = { tags, security: [{ bearer: [] }] };
   const limited = accountRateLimit(ctx);
+
+  const retention = setInterval(() => {
+    pruneAttempts(ctx).catch((err: unknown) => app.log.warn({ err }, 'sign-in attempt retention failed'));
+  }, 3_600_000);
+  retention.unref();
+  app.addHook('onClose', async () => clearInterval(retention));
 
   r.post(
     '/api/admin/user/login',

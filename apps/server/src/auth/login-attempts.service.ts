@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, max } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lt, max } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { loginAttempts, type LoginOutcome } from './auth.sql.ts';
 
@@ -59,4 +59,13 @@ export async function captchaNeeded(ctx: AppContext, username: string, ip: strin
     .from(loginAttempts)
     .where(and(eq(loginAttempts.ip, ip), eq(loginAttempts.success, false), gt(loginAttempts.at, new Date(Date.now() - ctx.config.lockoutMs))));
   return (byIp?.n ?? 0) >= threshold;
+}
+
+/**
+ * Attempts only matter inside the lock-out window (the system log keeps the sign-in history), so
+ * older rows are deleted; a day's margin keeps them for anyone looking into an incident.
+ */
+export async function pruneAttempts(ctx: AppContext): Promise<void> {
+  const keepMs = Math.max(ctx.config.lockoutMs, 86_400_000);
+  await ctx.db.delete(loginAttempts).where(lt(loginAttempts.at, new Date(Date.now() - keepMs)));
 }

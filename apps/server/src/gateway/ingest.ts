@@ -85,9 +85,11 @@ export class Ingest {
 
   /** Writes everything buffered (one flush at a time); resolves when the buffer is empty or a write failed. */
   async flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    // Forget the timer first: a timer that fires during a flush must not stay behind as a stale
+    // handle, or the `??=` in accept()/finally never schedules the next flush.
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.flushing) return this.flushing;
     if (this.size() === 0) return;
     const batch = this.pending;
     this.pending = { telemetry: [], statuses: [], events: [] };
