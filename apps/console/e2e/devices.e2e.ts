@@ -31,8 +31,7 @@ describe('device list, exception events and serial numbers against the real serv
   });
 
   afterAll(async () => {
-    await mowing?.end().catch(() => {});
-    await charging?.end().catch(() => {});
+    for (const m of [mowing, charging]) if (m?.client.connected) await m.end();
     await session?.context.close();
     await browser?.cleanup();
     await server?.close();
@@ -73,7 +72,11 @@ describe('device list, exception events and serial numbers against the real serv
     const request = page.waitForRequest((r) => r.url().includes('/api/admin/device?') && r.url().includes('sort=battery'));
     await page.locator('.arco-table-th').filter({ hasText: 'Battery' }).click();
     await request;
-    await expect.poll(async () => (await page.locator('.arco-table-tbody .arco-table-tr').first().innerText()).includes('E2E-MOW-0002')).toBe(true);
+    // Ascending battery: the 12 % mower comes first.
+    await expect.poll(async () => {
+      const text = await page.locator('.arco-table-body').first().innerText();
+      return text.indexOf('E2E-MOW-0002') >= 0 && text.indexOf('E2E-MOW-0002') < text.indexOf('E2E-MOW-0001');
+    }).toBe(true);
   });
 
   it('exports the filtered list as CSV with the signed-in token', async () => {

@@ -6,7 +6,14 @@ import type { OtaMower } from '../../fleet-sim/src/ota-mower.ts';
 import type { TestServer } from '../../server/test/harness.ts';
 import { firmwareImage, seedDevices, seedModel, startMowers, waitFor } from '../../server/test/ota/fixtures.ts';
 import { launchBrowser, startConsoleServer } from './harness.ts';
+import type { Page } from 'playwright-core';
 import { confirmPopup, openSignedIn, row, type Opened } from './pages.helpers.ts';
+
+/** Locale keys left visible anywhere on the page (modals and drawers included). */
+async function untranslatedKeys(page: Page): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  return [...text.matchAll(/\b(?:ota|upgradeLog|appVersion|menu)\.[A-Za-z.]+\b/g)].map((m) => m[0]);
+}
 
 describe('firmware rollout from the console: upload, phased campaign, live progress, upgrade log', () => {
   let server: TestServer;
@@ -37,7 +44,7 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     const { page, context } = session;
     // A slow uplink, so the bar has something to show.
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 512 * 1024 });
     await page.getByTestId('ota-upload-open').click();
     const modal = page.locator('.arco-modal:visible');
     await modal.locator('.arco-form-item').filter({ hasText: 'Model' }).locator('.arco-select').click();
@@ -45,7 +52,7 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     await modal.getByTestId('ota-upload-version').fill('1.1.0');
     await modal.locator('textarea').first().fill('修复割草路径');
     await modal.locator('textarea').nth(1).fill('Better mowing paths');
-    await page.getByTestId('ota-upload-file').setInputFiles({ name: 'mlx9-1.1.0.bin', mimeType: 'application/octet-stream', buffer: firmwareImage(3 * 1024 * 1024) });
+    await page.getByTestId('ota-upload-file').setInputFiles({ name: 'mlx9-1.1.0.bin', mimeType: 'application/octet-stream', buffer: firmwareImage(2 * 1024 * 1024) });
     await modal.getByRole('button', { name: 'Upload', exact: true }).click();
 
     const seen = new Set<number>();
@@ -62,7 +69,7 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
 
     const uploaded = row(page, '1.1.0');
     await uploaded.waitFor();
-    expect(await uploaded.innerText()).toMatch(/MLX9[\s\S]*Draft[\s\S]*Better mowing paths[\s\S]*3\.0 MB/);
+    expect(await uploaded.innerText()).toMatch(/MLX9[\s\S]*Draft[\s\S]*Better mowing paths[\s\S]*2\.0 MB/);
     await uploaded.getByRole('button', { name: 'Release' }).click();
     await confirmPopup(page);
     await uploaded.filter({ hasText: 'Released' }).waitFor();
@@ -94,10 +101,7 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     await page.getByRole('button', { name: 'Upgrade log' }).click();
     await page.waitForURL(/#\/device\/upgrade-log/);
     const first = row(page, 'E2EOTA00000');
-    await first.waitFor().catch(async (err: unknown) => {
-      await page.screenshot({ path: '/tmp/ota-upgrade-log-failed.png' });
-      throw err;
-    });
+    await first.waitFor();
     expect(await first.innerText()).toMatch(/MLX9 spring update[\s\S]*Firmware[\s\S]*1\.0\.0 → 1\.1\.0[\s\S]*Success/);
     expect(await row(page, /E2EOTA\d+/).count()).toBe(20);
     await first.locator('.arco-table-expand-icon-cell button, .arco-table-expand-icon').first().click();
@@ -106,5 +110,33 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     expect(await timeline.innerText()).toMatch(/Queued[\s\S]*Sent[\s\S]*Downloading[\s\S]*Downloaded[\s\S]*Verified[\s\S]*Installing[\s\S]*Success/);
     await page.screenshot({ path: '/tmp/ota-upgrade-log.png' });
     expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('reads well in Chinese and in the dark theme, with every string translated', async () => {
+    const zh = await openSignedIn(browser, server, '/product/firmware', { locale: 'zh-CN', theme: 'dark' });
+    try {
+      const { page } = zh;
+      await row(page, '1.1.0').waitFor();
+      expect(await row(page, '1.1.0').innerText()).toContain('已发布');
+      expect(await untranslatedKeys(page)).toEqual([]);
+      await page.screenshot({ path: '/tmp/ota-firmware-zh-dark.png' });
+      await page.locator('.arco-tabs-header-title').filter({ hasText: '升级任务' }).click();
+      await row(page, 'MLX9 spring update').waitFor();
+      expect(await row(page, 'MLX9 spring update').innerText()).toContain('已完成');
+      await page.getByTestId('ota-campaign-new').click();
+      await page.locator('.arco-modal:visible').waitFor();
+      expect(await untranslatedKeys(page)).toEqual([]);
+      await page.screenshot({ path: '/tmp/ota-campaign-new-zh-dark.png' });
+      await page.keyboard.press('Escape');
+      for (const hash of ['/device/upgrade-log', '/product/voice-version', '/product/app-change-log']) {
+        await page.goto(`${server.url}/#${hash}`);
+        await page.locator('.arco-table:visible').first().waitFor();
+        expect(await untranslatedKeys(page)).toEqual([]);
+        await page.screenshot({ path: `/tmp/ota${hash.replaceAll('/', '-')}-zh-dark.png` });
+      }
+      expect(zh.errors).toEqual([]);
+    } finally {
+      await zh.context.close();
+    }
   }, 60_000);
 });

@@ -2,6 +2,9 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { TestServer } from '../../server/test/harness.ts';
 import { ADMIN } from './harness.ts';
 
+/** How long a page may take to show a server change on a busy two-core machine. */
+export const SETTLE = { timeout: 15_000, interval: 100 };
+
 export interface Opened {
   context: BrowserContext;
   page: Page;

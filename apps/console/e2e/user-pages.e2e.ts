@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../server/test/harness.ts';
 import { launchBrowser, startConsoleServer } from './harness.ts';
-import { createStaff, openSignedIn, takeExpectedErrors, toast, type Opened } from './pages.helpers.ts';
+import { createStaff, openSignedIn, takeExpectedErrors, toast, SETTLE, type Opened } from './pages.helpers.ts';
 
 const GRACE = { username: 'grace', password: 'Sprinkl3r#On' };
 
@@ -41,7 +41,7 @@ describe('workplace, messages and user center against the real server', () => {
   it('the admin workplace greets by name, lists unread messages, recent activity and every admin area', async () => {
     const { page, errors } = await open('/dashboard/workplace');
     await page.locator('[data-testid=greeting]', { hasText: 'admin' }).waitFor();
-    await expect.poll(() => page.locator('[data-testid=unread-message]').count()).toBe(3);
+    await expect.poll(() => page.locator('[data-testid=unread-message]').count(), SETTLE).toBe(3);
     expect(await page.locator('[data-testid=unread-message]').first().innerText()).toContain('New staff account');
     await page.locator('[data-action="staff.create"]').first().waitFor();
     for (const name of ['system-user', 'system-log', 'email-log', 'user-center', 'user-messages']) {
@@ -65,20 +65,20 @@ describe('workplace, messages and user center against the real server', () => {
   it('the messages page marks one message read, then all of them', async () => {
     const { page, errors } = await open('/user/messages?type=notice');
     const unread = page.locator('[data-message-id][data-status="0"]');
-    await expect.poll(() => unread.count()).toBe(3);
+    await expect.poll(() => unread.count(), SETTLE).toBe(3);
     await unread.first().locator('[data-testid=mark-read]').click();
-    await expect.poll(() => unread.count()).toBe(2);
+    await expect.poll(() => unread.count(), SETTLE).toBe(2);
     const counts = async () => (await server.api<UnreadCount>('GET', '/api/admin/message/unread-count', { token: admin })).body.data;
     expect((await counts()).notice).toBe(2);
 
     await page.locator('.arco-radio-button', { hasText: 'Unread' }).click();
-    await expect.poll(() => page.locator('[data-message-id]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-message-id]').count(), SETTLE).toBe(2);
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await toast(page, 'All marked read');
     await page.getByText('You are all caught up').waitFor();
     expect((await counts()).notice).toBe(0);
     await page.locator('.arco-radio-button', { hasText: /^All$/ }).click();
-    await expect.poll(() => page.locator('[data-message-id][data-status="1"]').count()).toBe(3);
+    await expect.poll(() => page.locator('[data-message-id][data-status="1"]').count(), SETTLE).toBe(3);
     expect(await page.getByRole('button', { name: 'Mark all read' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);
   });

@@ -15,6 +15,7 @@ const usage = `Usage: mowerline-fleet-sim --url <platform URL> --mqtt <broker UR
   --faults-per-hour <n>  random faults per mower per hour of mowing (default 0.5)
   --secrets-file <path>  keeps the mowers' secrets between runs (default ./fleet-secrets.json)
   --connect-rate <n>     new connections per second while starting (default 200)
+  --telemetry-interval-ms <n>  telemetry period of every mower (default 5000; load tests go lower)
   --ota-public-key <pem file>  the platform's OTA signing key, to accept updates
 `;
 
@@ -31,6 +32,7 @@ async function main() {
       'faults-per-hour': { type: 'string', default: '0.5' },
       'secrets-file': { type: 'string', default: 'fleet-secrets.json' },
       'connect-rate': { type: 'string', default: '200' },
+      'telemetry-interval-ms': { type: 'string' },
       'ota-public-key': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -59,6 +61,7 @@ async function main() {
     faultsPerHour: Number(values['faults-per-hour']),
     secretsFile: values['secrets-file'],
     connectRate: Number(values['connect-rate']),
+    telemetryIntervalMs: values['telemetry-interval-ms'] ? Number(values['telemetry-interval-ms']) : undefined,
     otaPublicKeyPem: values['ota-public-key'] ? readFileSync(values['ota-public-key'], 'utf8') : undefined,
     log: (line) => process.stdout.write(`${line}\n`),
   });

@@ -37,6 +37,10 @@ export interface FleetOptions {
   secretsFile?: string;
   /** New connections per second while the fleet comes up (a whole fleet at once is a storm). */
   connectRate?: number;
+  /** Telemetry period of every mower (default: each mower's `telemetry.interval_s`, 5 s). */
+  telemetryIntervalMs?: number;
+  /** How often each mower is advanced (default 1 s, or half the telemetry period when that is shorter). */
+  tickMs?: number;
   /** Device features to plug into each mower; default: the remote shell, plus OTA when `otaPublicKeyPem` is given. */
   extensions?: (mower: Mower) => MowerExtension[];
   /** The platform's OTA signing key (PEM), pinned in every mower. */
@@ -106,6 +110,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       rainPerHour: opts.rainPerHour,
       keepaliveS: opts.keepaliveS,
       backoffBaseMs: opts.backoffBaseMs,
+      telemetryIntervalMs: opts.telemetryIntervalMs,
     });
     mower.log(`garden ${p.garden.width}×${p.garden.depth} m near ${p.city}`);
     const features = opts.extensions ?? ((m: Mower) => [shellFeature(m), ...(opts.otaPublicKeyPem ? [otaFeature(m, opts.otaPublicKeyPem)] : [])]);
@@ -118,14 +123,22 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const starting: NodeJS.Timeout[] = [];
   mowers.forEach((m, i) => starting.push(setTimeout(() => !stopped && m.start(), Math.floor((i / rate) * 1000))));
 
-  let last = Date.now();
+  // One timer for the fleet, advancing a tenth of the mowers per beat: every mower is ticked once
+  // per tickMs, and a big fleet's reports leave in ten small bursts instead of one large one.
+  // A mower reports at most once per tick, so the tick must be shorter than the period it keeps.
+  const tickMs = opts.tickMs ?? Math.min(1000, (opts.telemetryIntervalMs ?? 2000) / 2);
+  const slices = 10;
+  const lastTick = new Array<number>(slices).fill(Date.now());
+  let slice = 0;
   const ticker = setInterval(() => {
     const now = Date.now();
-    const dt = (now - last) / 1000;
-    last = now;
+    const k = slice;
+    slice = (slice + 1) % slices;
+    const dt = (now - lastTick[k]!) / 1000;
+    lastTick[k] = now;
     // A mower keeps mowing while its connection is down; it just cannot report.
-    for (const m of mowers) m.tick(dt);
-  }, 1000);
+    for (let i = k; i < mowers.length; i += slices) mowers[i]!.tick(dt);
+  }, tickMs / slices);
 
   const connected = () => mowers.reduce((n, m) => n + (m.online() ? 1 : 0), 0);
   log(`fleet: ${mowers.length} mowers connecting to ${opts.mqttUrl}`);

@@ -70,6 +70,7 @@ export class OtaAgent {
   private running: Promise<void> | undefined;
   /** Reports made while offline, sent after the next connect (a real device keeps them in flash). */
   private unsent: object[] = [];
+  private lastState = 'DOWNLOADING';
   private poweredLoss = false;
 
   constructor(
@@ -82,6 +83,14 @@ export class OtaAgent {
 
   handles(name: string): boolean {
     return name === OTA_START_COMMAND;
+  }
+
+  /** What the agent is doing, for the mower shell's `ota status`. */
+  status(): { state: string; version: string | null; progress: number | null } {
+    const job = this.flash.job;
+    if (this.flash.pending) return { state: 'REBOOTING', version: this.flash.pending.version, progress: 100 };
+    if (!job) return { state: 'IDLE', version: null, progress: null };
+    return { state: this.running ? this.lastState : 'INTERRUPTED', version: job.args.version, progress: Math.floor((job.received * 100) / job.args.size) };
   }
 
   /** `ota.start`: answer at once; the work runs in the background and reports on `…/ota/progress`. */
@@ -207,6 +216,7 @@ export class OtaAgent {
   }
 
   private report(jobId: string, body: Omit<OtaProgress, 'v' | 'jobId' | 'ts'>): Promise<void> {
+    this.lastState = body.state;
     return this.send({ v: PROTOCOL_VERSION, jobId, ts: Date.now(), ...body });
   }
 

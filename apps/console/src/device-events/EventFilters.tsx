@@ -32,7 +32,7 @@ export function EventFilters({ value, onChange }: { value: EventFilterValues; on
   };
   const col = { xs: 24, sm: 12, lg: 8 };
   return (
-    <Form form={form} className="device-filters" labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} labelAlign="left" onSubmit={submit}>
+    <Form form={form} className="device-filters" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
       <Grid.Row gutter={16}>
         <Grid.Col {...col}>
           <Form.Item label={t('deviceEvents.field.sn')} field="sn">

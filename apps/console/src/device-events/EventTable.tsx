@@ -86,7 +86,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
     {
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 150,
+      width: 180,
       fixed: 'right',
       render: (_, e) => (
         <Space size={0}>
@@ -112,7 +112,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1300 }}
+      scroll={{ x: 1340 }}
       rowSelection={{
         type: 'checkbox',
         selectedRowKeys: selected,

@@ -49,3 +49,16 @@ describe('FleetIndex', () => {
     expect(fleet.size).toBe(1);
   });
 });
+
+describe('FleetIndex cluster counts', () => {
+  it('keeps each cluster’s state counts its own at every zoom', () => {
+    const fleet = new FleetIndex(deviceStates.length);
+    const sn = ['A', 'B', 'C'];
+    fleet.merge({ next: '', full: true, sn, lat: [59.3293, 59.3297, 59.3301], lng: [18.0686, 18.0691, 18.0696], state: [mowing, error, offline] });
+    for (let zoom = 0; zoom <= 17; zoom++) {
+      const view = fleet.view([17, 59, 19, 60], zoom);
+      for (const c of view.clusters) expect(c.counts.reduce((a, b) => a + b, 0), `zoom ${zoom}`).toBe(c.count);
+      expect(view.clusters.reduce((a, c) => a + c.count, 0) + view.devices.length).toBe(3);
+    }
+  });
+});

@@ -1,10 +1,8 @@
 import Supercluster from 'supercluster';
 import type { DevicePositions } from '@mowerline/contract';
 
-/** Per cluster: how many devices of each state (index into `deviceStates`). */
-export interface ClusterProps {
-  counts: number[];
-}
+/** Per cluster: how many devices of each state, `c{index into deviceStates}`. */
+type ScalarCounts = Record<string, number>;
 
 export interface DeviceProps {
   sn: string;
@@ -29,7 +27,7 @@ export const CLUSTER_MAX_ZOOM = 16;
  */
 export class FleetIndex {
   private readonly devices = new Map<string, { lng: number; lat: number; s: number }>();
-  private index: Supercluster<DeviceProps, ClusterProps> | undefined;
+  private index: Supercluster<DeviceProps, ScalarCounts> | undefined;
   private stateFilter: Set<number> | undefined;
   private readonly stateCount: number;
 
@@ -70,19 +68,21 @@ export class FleetIndex {
     return this.devices.size;
   }
 
-  private build(): Supercluster<DeviceProps, ClusterProps> {
+  private build(): Supercluster<DeviceProps, ScalarCounts> {
     if (this.index) return this.index;
     const n = this.stateCount;
-    const index = new Supercluster<DeviceProps, ClusterProps>({
+    // Scalar properties only: supercluster copies cluster properties shallowly, so a shared array
+    // would be summed into by several clusters at once.
+    const index = new Supercluster<DeviceProps, ScalarCounts>({
       radius: CLUSTER_RADIUS,
       maxZoom: CLUSTER_MAX_ZOOM,
       map: (p) => {
-        const counts = new Array<number>(n).fill(0);
-        counts[p.s] = 1;
-        return { counts };
+        const counts: ScalarCounts = {};
+        for (let i = 0; i < n; i++) counts[`c${i}`] = i === p.s ? 1 : 0;
+        return counts;
       },
       reduce: (acc, p) => {
-        for (let i = 0; i < n; i++) acc.counts[i]! += p.counts[i]!;
+        for (let i = 0; i < n; i++) acc[`c${i}`] = (acc[`c${i}`] ?? 0) + (p[`c${i}`] ?? 0);
       },
     });
     const points: Array<GeoJSON.Feature<GeoJSON.Point, DeviceProps>> = [];
@@ -100,8 +100,11 @@ export class FleetIndex {
     const items: ViewItems = { clusters: [], devices: [] };
     for (const f of this.build().getClusters(bbox, Math.round(zoom))) {
       const [lng, lat] = f.geometry.coordinates as [number, number];
-      const props = f.properties as (ClusterProps & { cluster: true; cluster_id: number; point_count: number }) | (DeviceProps & { cluster?: false });
-      if (props.cluster) items.clusters.push({ id: props.cluster_id, lng, lat, count: props.point_count, counts: props.counts });
+      const props = f.properties as (ScalarCounts & { cluster: true; cluster_id: number; point_count: number }) | (DeviceProps & { cluster?: false });
+      if (props.cluster) {
+        const counts = Array.from({ length: this.stateCount }, (_, i) => props[`c${i}`] ?? 0);
+        items.clusters.push({ id: props.cluster_id, lng, lat, count: props.point_count, counts });
+      }
       else {
         // Exact coordinates (the index stores them rounded to float32).
         const d = this.devices.get(props.sn);

@@ -28,7 +28,7 @@ export default function Layout() {
   const mobile = s.device === 'mobile';
   const sideMenu = s.menu && !s.topMenu && !mobile;
   const menuWidth = s.menuCollapse ? COLLAPSED_WIDTH : s.menuWidth;
-  const selectedMenu = page?.name;
+  const selectedMenu = page?.activeMenu ?? page?.name;
 
   useEffect(() => {
     document.title = page ? `${t(page.locales.at(-1)!)} · ${t('app.name')}` : t('app.name');

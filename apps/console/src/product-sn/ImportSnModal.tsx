@@ -127,7 +127,6 @@ export function ImportSnModal({ visible, onClose }: { visible: boolean; onClose(
           <Upload
             drag
             accept=".csv,text/csv"
-            limit={1}
             autoUpload={false}
             fileList={file ? [{ uid: 'csv', name: file.name, originFile: file, status: 'init' }] : []}
             tip={t('productSn.import.limit', { mb: MAX_SN_IMPORT_BYTES / 1024 / 1024 })}

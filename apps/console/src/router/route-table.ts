@@ -10,6 +10,8 @@ export interface PageRoute {
   roles: Array<readonly RoleRule[]>;
   ignoreCache: boolean;
   hideInMenu: boolean;
+  /** The menu entry a hidden page highlights (else its own). */
+  activeMenu?: string;
 }
 
 /** Every page (leaf) of the contract's route table, in menu order. */
@@ -30,6 +32,7 @@ function toPage(route: RouteDef, fullPath: string, parents: RouteDef[]): PageRou
     roles: chain.map((r) => r.meta.roles),
     ignoreCache: !!route.meta.ignoreCache,
     hideInMenu: !!route.meta.hideInMenu,
+    ...(route.meta.activeMenu ? { activeMenu: route.meta.activeMenu } : {}),
   };
 }
 

@@ -49,7 +49,8 @@ export class Bus {
       // A large receive window so the broker never throttles the platform behind device traffic.
       properties: opts.protocolVersion === 5 ? { receiveMaximum: 65_535 } : undefined,
     };
-    const client = await mqtt.connectAsync(opts.url, options);
+    // No retries here: a broker that is down at start is reported at once (gateway.ts).
+    const client = await mqtt.connectAsync(opts.url, options, false);
     const bus = new Bus(client, opts);
     client.on('error', (err) => opts.log.warn({ err }, 'broker connection error'));
     client.on('offline', () => opts.log.warn({}, 'broker connection lost; reconnecting'));

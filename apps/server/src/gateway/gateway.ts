@@ -117,7 +117,7 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
         const host = ['0.0.0.0', '::', ''].includes(config.mqttHost) ? '127.0.0.1' : config.mqttHost;
         url = `mqtt://${host.includes(':') ? `[${host}]` : host}:${broker.tcpPort()}`;
       }
-      bus = await Bus.connect({
+      bus = await connectBus({
         url,
         username,
         password,
@@ -177,6 +177,15 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
       else stream.destroy();
     },
   };
+}
+
+/** The broker must be reachable at start: a clear message beats a server that silently ingests nothing. */
+async function connectBus(opts: Parameters<typeof Bus.connect>[0]): Promise<Bus> {
+  try {
+    return await Bus.connect(opts);
+  } catch (err) {
+    throw new Error(`cannot connect to the MQTT broker at ${stripCredentials(opts.url)}: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 function stripCredentials(url: string): string {

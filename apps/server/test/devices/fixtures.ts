@@ -25,8 +25,24 @@ export function brokerUrl(server: TestServer): string {
   return endpoints.externalUrl ?? `mqtt://127.0.0.1:${endpoints.tcpPort}`;
 }
 
+const usedSns = new Set<string>();
+
 export function uniqueSn(prefix = 'T'): string {
-  return `${prefix}${randomBytes(5).toString('hex').toUpperCase()}`;
+  const sn = `${prefix}${randomBytes(5).toString('hex').toUpperCase()}`;
+  usedSns.add(sn);
+  return sn;
+}
+
+/**
+ * Removes the retained presence these tests left on a shared external broker (Mosquitto keeps
+ * retained messages across restarts). Nothing to do with the embedded broker, which dies with
+ * the server.
+ */
+export async function clearRetained(sns: Iterable<string> = usedSns): Promise<void> {
+  if (!EXTERNAL_MQTT) return;
+  const client = await mqtt.connectAsync(EXTERNAL_MQTT, { reconnectPeriod: 0 });
+  for (const sn of sns) await client.publishAsync(deviceTopic(sn, deviceTopics.status), '', { qos: 1, retain: true });
+  await client.endAsync();
 }
 
 export async function createModel(server: TestServer, token: string, code = `M${randomBytes(3).toString('hex').toUpperCase()}`): Promise<number> {

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { sweepStale, trimHistory } from '../../src/gateway/maintenance.ts';
 import type { TestServer } from '../harness.ts';
 import {
+  clearRetained,
   connectDevice,
   createModel,
   EXTERNAL_MQTT,
@@ -27,7 +28,10 @@ describe('device gateway', () => {
     admin = await server.login();
     modelId = await createModel(server, admin);
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await clearRetained();
+  });
 
   const stateOf = async (sn: string) => (await server.ctx.db.select().from(deviceState).where(eq(deviceState.sn, sn)))[0];
   const historyOf = (sn: string) => server.ctx.db.select().from(telemetryHistory).where(eq(telemetryHistory.sn, sn)).orderBy(telemetryHistory.at);

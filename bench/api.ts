@@ -1,0 +1,205 @@
+/**
+ * The admin API at scale: 1,000,000 devices and up to 10,000,000 history rows seeded in a fresh
+ * PostgreSQL database (INSERT … SELECT generate_series), then each list/detail endpoint under
+ * concurrency with autocannon, side by side with a bare Fastify route returning the same bytes.
+ *
+ *   BENCH_API_DEVICES=1000000      devices (and their latest state)
+ *   BENCH_API_HISTORY=10000000     telemetry history rows wanted
+ *   BENCH_API_SEED_BUDGET_S=300    history seeding stops when this is spent (reported)
+ *   BENCH_API_EVENTS=500000        exception events
+ *   BENCH_API_DURATION_S=10        autocannon seconds per endpoint (and per baseline)
+ *   BENCH_API_CONNECTIONS=10       concurrent connections
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { ADMIN } from '../apps/server/test/harness.ts';
+import { freshDatabase } from './lib/pg.ts';
+import { startChild, startServerProcess } from './lib/server-process.ts';
+import { log, ms, num, ratio, table, type BenchResult } from './lib/stats.ts';
+
+const DEVICES = Number(process.env.BENCH_API_DEVICES ?? 1_000_000);
+const HISTORY = Number(process.env.BENCH_API_HISTORY ?? 10_000_000);
+const SEED_BUDGET_S = Number(process.env.BENCH_API_SEED_BUDGET_S ?? 300);
+const EVENTS = Number(process.env.BENCH_API_EVENTS ?? 500_000);
+const DURATION_S = Number(process.env.BENCH_API_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 10);
+
+const sn = (g: number) => `D${String(g).padStart(7, '0')}`;
+
+/**
+ * Device g: model g % 3, region europe/asia/americas by g % 3, owner `owner{g % 5000}`, online when
+ * g % 4 = 0, one of seven states, battery g % 101, firmware 2.1.0 for every tenth, last seen g
+ * seconds ago. History: `perDevice` reports a minute apart for each device, in SN order (the
+ * order the unique (sn, at) index likes). Events: one per device for the first EVENTS devices.
+ */
+async function seed(url: string): Promise<{ history: number; seconds: Record<string, number> }> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  // A benchmark's data needs no crash safety; the server's own writes keep the default.
+  await db.query('set synchronous_commit = off');
+  await db.query("set maintenance_work_mem = '256MB'");
+  const seconds: Record<string, number> = {};
+  const timed = async (what: string, text: string) => {
+    const t = performance.now();
+    await db.query(text);
+    seconds[what] = (seconds[what] ?? 0) + (performance.now() - t) / 1000;
+  };
+  await db.query(`insert into product_models (id, code, name) values (9001, 'BENCH-S1', 'Bench S1'), (9002, 'BENCH-S2', 'Bench S2'), (9003, 'BENCH-X9', 'Bench X9')`);
+  const step = 250_000;
+  for (let from = 1; from <= DEVICES; from += step) {
+    const to = Math.min(DEVICES, from + step - 1);
+    await timed(
+      'devices',
+      `insert into devices (sn, model_id, secret_hash, secret_salt, region, owner, created_at)
+       select 'D' || lpad(g::text, 7, '0'), 9001 + g % 3, 'unused', 'unused',
+              (array['europe','asia','americas'])[g % 3 + 1], 'owner' || (g % 5000), now() - make_interval(mins => g)
+       from generate_series(${from}, ${to}) g`,
+    );
+    await timed(
+      'device_state',
+      `insert into device_state (sn, online, last_seen_at, telemetry_at, state, activity, battery, firmware, lat, lng, heading, rssi, blade_rpm)
+       select 'D' || lpad(g::text, 7, '0'), g % 4 = 0, now() - make_interval(secs => g), now() - make_interval(secs => g),
+              (array['idle','mowing','returning','charging','paused','error','updating'])[g % 7 + 1], 'unknown',
+              g % 101, case when g % 10 = 0 then '2.1.0' else '2.0.3' end,
+              35 + (g % 2500) / 100.0, -10 + (g % 13000) / 100.0, g % 360, -60 - g % 30, 0
+       from generate_series(${from}, ${to}) g`,
+    );
+    log(`api: seeded ${num(to, 0)} devices`);
+  }
+  // History in chunks of 1M rows until the wanted total or the time budget is reached.
+  const perDevice = Math.max(1, Math.round(HISTORY / DEVICES));
+  const devicesPerChunk = Math.max(1, Math.floor(1_000_000 / perDevice));
+  let history = 0;
+  const started = performance.now();
+  for (let from = 1; from <= DEVICES && history < HISTORY; from += devicesPerChunk) {
+    if ((performance.now() - started) / 1000 > SEED_BUDGET_S) break;
+    const to = Math.min(DEVICES, from + devicesPerChunk - 1);
+    await timed(
+      'telemetry_history',
+      `insert into telemetry_history (sn, at, received_at, state, activity, battery, lat, lng, heading, blade_rpm, rssi, firmware)
+       select 'D' || lpad(g::text, 7, '0'), now() - make_interval(mins => k), now() - make_interval(mins => k),
+              'mowing', 'mowing', (g + k) % 101, 35 + (g % 2500) / 100.0, -10 + (g % 13000) / 100.0, 90, 3100, -67, '2.0.3'
+       from generate_series(${from}, ${to}) g, generate_series(1, ${perDevice}) k`,
+    );
+    history += (to - from + 1) * perDevice;
+    log(`api: seeded ${num(history, 0)} history rows`);
+  }
+  await timed(
+    'device_events',
+    `insert into device_events (sn, code, severity, status, message, first_at, last_at)
+     select 'D' || lpad(g::text, 7, '0'),
+            (array['BLADE_BLOCKED','STUCK','LIFTED','GNSS_FIX_LOST','UPSIDE_DOWN','LOW_BATTERY'])[g % 6 + 1],
+            (array['major','major','major','minor','critical','warning'])[g % 6 + 1],
+            case when g % 10 < 6 then 'cleared' when g % 10 < 8 then 'acknowledged' else 'active' end,
+            'Seeded event', now() - make_interval(secs => g * 7), now() - make_interval(secs => g * 5)
+     from generate_series(1, ${Math.min(EVENTS, DEVICES)}) g`,
+  );
+  await timed('analyze', 'analyze');
+  await db.end();
+  return { history, seconds };
+}
+
+async function signIn(apiUrl: string): Promise<string> {
+  const res = await fetch(`${apiUrl}/api/admin/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+async function getBody(apiUrl: string, p: string, token: string): Promise<string> {
+  const res = await fetch(apiUrl + p, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  if ((JSON.parse(text) as { code: number }).code !== 0) throw new Error(`${p}: ${text.slice(0, 300)}`);
+  return text;
+}
+
+function cannon(url: string, token: string | undefined, pathOf: () => string): Promise<Result> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf() }) }],
+  });
+}
+
+export async function run(): Promise<BenchResult> {
+  const db = await freshDatabase('api');
+  // The server's migrations create the schema; then the seed fills it behind its back.
+  const server = await startServerProcess({ databaseUrl: db.url });
+  const dir = mkdtempSync(path.join(tmpdir(), 'mowerline-bare-'));
+  try {
+    const t0 = performance.now();
+    const seeded = await seed(db.url);
+    const seedSeconds = (performance.now() - t0) / 1000;
+    const token = await signIn(server.url);
+    const firmware = '2.1.0';
+    // A keyset cursor half-way through the SN order, taken from the API itself.
+    const half = Math.floor(DEVICES / 2 / 100);
+    const cursor = (JSON.parse(await getBody(server.url, `/api/admin/device?page=${half}&pageSize=100`, token)) as { data: { nextCursor: string } }).data.nextCursor;
+    const random = () => sn(1 + Math.floor(Math.random() * DEVICES));
+    const cases: Array<{ name: string; path: () => string }> = [
+      { name: 'device list, first page', path: () => '/api/admin/device?page=1&pageSize=20' },
+      { name: 'device list, deep page by offset (row 100,000)', path: () => '/api/admin/device?page=5001&pageSize=20' },
+      { name: `device list, deep page by cursor (row ${num(half * 100, 0)})`, path: () => `/api/admin/device?pageSize=20&cursor=${cursor}` },
+      { name: 'filtered: state = mowing (online)', path: () => '/api/admin/device?state=mowing&pageSize=20' },
+      { name: 'filtered: region + model', path: () => '/api/admin/device?region=europe&modelId=9002&pageSize=20' },
+      { name: 'filtered: SN prefix', path: () => '/api/admin/device?sn=D05&pageSize=20' },
+      { name: 'sorted: last seen, newest first', path: () => '/api/admin/device?sort=-lastSeenAt&pageSize=20' },
+      { name: 'filtered + sorted: firmware, by battery', path: () => `/api/admin/device?firmware=${firmware}&sort=battery&pageSize=20` },
+      { name: 'device detail (random SN)', path: () => `/api/admin/device/${random()}` },
+      { name: 'event list, first page', path: () => '/api/admin/device/event?page=1&pageSize=20' },
+      { name: 'event list: active critical', path: () => '/api/admin/device/event?severity=critical&status=active&pageSize=20' },
+    ];
+    // One real answer per case: its bytes become the bare route's answer.
+    const bodies = await Promise.all(cases.map((c) => getBody(server.url, c.path(), token)));
+    writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
+    const bare = await startChild('bare-child.ts', { BENCH_BARE_BODIES: path.join(dir, 'bodies.json') });
+
+    const rows: Array<Array<string | number>> = [];
+    const headline: BenchResult['headline'] = [];
+    for (const [i, c] of cases.entries()) {
+      log(`api: ${c.name}`);
+      const api = await cannon(server.url, token, c.path);
+      const base = await cannon(bare.url, undefined, () => `/bare/${i}`);
+      const failed = api.non2xx + api.errors + api.timeouts;
+      rows.push([
+        c.name,
+        num(Buffer.byteLength(bodies[i]!) / 1024, 1),
+        `${ms(api.latency.p50)} / ${ms(api.latency.p99)}`,
+        num(api.requests.average, 0),
+        `${ms(base.latency.p50)} / ${ms(base.latency.p99)}`,
+        num(base.requests.average, 0),
+        ratio(api.requests.average, base.requests.average),
+        failed ? String(failed) : '0',
+      ]);
+      if (i === 0 || c.name.startsWith('filtered: state')) {
+        headline.push({ what: `${c.name} p99 at ${num(DEVICES, 0)} devices`, value: ms(api.latency.p99), target: '< 50 ms', met: api.latency.p99 < 50 });
+      }
+    }
+    await bare.stop();
+    const seedLine = Object.entries(seeded.seconds)
+      .map(([k, s]) => `${k} ${num(s, 0)} s`)
+      .join(', ');
+    const markdown = [
+      `Seeded in a fresh PostgreSQL database: ${num(DEVICES, 0)} devices (+ latest state), ${num(seeded.history, 0)} telemetry history rows` +
+        `${seeded.history < HISTORY ? ` (of ${num(HISTORY, 0)} wanted: the ${SEED_BUDGET_S} s seeding budget ran out on this machine)` : ''}, ` +
+        `${num(Math.min(EVENTS, DEVICES), 0)} exception events; ${num(seedSeconds, 0)} s (${seedLine}).`,
+      `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per endpoint, signed in as an administrator (every request passes the session guard). ` +
+        'Baseline: a bare Fastify route in its own process answering the same bytes.',
+      '',
+      table(['endpoint', 'KiB', 'API p50 / p99', 'API req/s', 'bare p50 / p99', 'bare req/s', 'API ÷ bare', 'failed'], rows),
+    ].join('\n');
+    return { name: 'API at scale', markdown, headline };
+  } finally {
+    await server.stop();
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await run();
+  process.stdout.write(`${result.markdown}\n`);
+}

@@ -1,0 +1,263 @@
+/**
+ * Device ingest: N simulated mowers (one process, this one) publish telemetry at a set total rate;
+ * we measure what the platform persists (latest state + history) against the broker alone
+ * delivering the same messages to a subscriber that only counts them, side by side in one run.
+ *
+ *   BENCH_INGEST_SIZES=1000,10000  fleet sizes
+ *   BENCH_INGEST_RATE=10000        offered telemetry messages per second (whole fleet)
+ *   BENCH_WINDOW_S=30              measured seconds (after BENCH_WARMUP_S=10)
+ *   BENCH_INGEST_SETUPS=embedded,external
+ *   BENCH_PROFILE=1                CPU-profile the server of the largest run (--cpu-prof)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import mqtt from 'mqtt';
+import { deviceTopic, deviceTopics, PROTOCOL_VERSION, type Telemetry } from '@mowerline/contract';
+import { startFleet, type Fleet, type Mower } from '../apps/fleet-sim/src/index.ts';
+import { ApiClient } from '../apps/fleet-sim/src/api-client.ts';
+import { registerFleet } from '../apps/fleet-sim/src/registration.ts';
+import { SecretsStore } from '../apps/fleet-sim/src/secrets-store.ts';
+import { planFleet } from '../apps/fleet-sim/src/fleet.ts';
+import { ADMIN } from '../apps/server/test/harness.ts';
+import { findProfile, summarizeProfile } from './lib/cpu-profile.ts';
+import { freshDatabase } from './lib/pg.ts';
+import { cpuSecondsOf } from './lib/proc.ts';
+import { startBrokerProcess, startServerProcess, type ChildProcessHandle, type Usage } from './lib/server-process.ts';
+import { log, mib, ms, num, percentile, ratio, sleep, table, type BenchResult } from './lib/stats.ts';
+
+const SIZES = (process.env.BENCH_INGEST_SIZES ?? '1000,10000').split(',').map(Number);
+const RATE = Number(process.env.BENCH_INGEST_RATE ?? 10_000);
+const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 30);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
+const SETUPS = (process.env.BENCH_INGEST_SETUPS ?? 'embedded,external').split(',');
+const PROFILE = process.env.BENCH_PROFILE === '1';
+/** The machine's Mosquitto (anonymous, no auth plug-in: fine for a benchmark, see docs/device-protocol.md). */
+const MOSQUITTO_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const PREFIX = 'BENCH';
+
+interface Window {
+  seconds: number;
+  /** Telemetry the fleet had acknowledged by the broker (PUBACK), per second. */
+  offered: number;
+  /** Telemetry that reached the server's (or the baseline's) subscriber, per second. */
+  delivered: number;
+  /** Telemetry written to the database (history + latest state), per second; baseline: = delivered. */
+  persisted: number;
+  /** CPU cores used during the window, per process. */
+  cpu: { server: number; fleet: number; broker: number; postgres: number };
+  rss: number;
+  pending: number;
+}
+
+const sentBy = (fleet: Fleet) => fleet.mowers.reduce((n, m) => n + m.telemetrySent, 0);
+
+/** Counters and CPU clocks at one instant, so a window is the difference of two snapshots. */
+async function snapshot(fleet: Fleet, target: ChildProcessHandle, external: boolean) {
+  const usage: Usage = await target.usage();
+  return {
+    at: performance.now(),
+    sent: sentBy(fleet),
+    usage,
+    fleetCpu: process.cpuUsage(),
+    mosquitto: external ? cpuSecondsOf('mosquitto') : 0,
+    postgres: cpuSecondsOf('postgres'),
+  };
+}
+
+function windowOf(a: Awaited<ReturnType<typeof snapshot>>, b: typeof a, baseline: boolean): Window {
+  const s = (b.at - a.at) / 1000;
+  const c = (x: NodeJS.CpuUsage, y: NodeJS.CpuUsage) => (y.user + y.system - x.user - x.system) / 1e6 / s;
+  const d = (name: string) => ((b.usage.counters[name] ?? 0) - (a.usage.counters[name] ?? 0)) / s;
+  const delivered = d('received.telemetry');
+  return {
+    seconds: s,
+    offered: (b.sent - a.sent) / s,
+    delivered,
+    persisted: baseline ? delivered : d('written.telemetry'),
+    cpu: { server: c(a.usage.cpu, b.usage.cpu), fleet: c(a.fleetCpu, b.fleetCpu), broker: (b.mosquitto - a.mosquitto) / s, postgres: (b.postgres - a.postgres) / s },
+    rss: b.usage.rss,
+    pending: b.usage.pending,
+  };
+}
+
+/**
+ * Publish → visible through the API: a probe mower reports with ts = now, then the device detail
+ * is polled every 25 ms until its `telemetryAt` reaches ts (resolution ±13 ms). Messages of one
+ * device travel in order, so a newer visible report means this one was written too.
+ */
+async function probeLatency(probes: Mower[], apiUrl: string, token: string, untilMs: number): Promise<{ samples: number[]; lost: number }> {
+  const samples: number[] = [];
+  let lost = 0;
+  for (let i = 0; Date.now() < untilMs; i++) {
+    const mower = probes[i % probes.length]!;
+    const t = mower.telemetry();
+    const ts = Date.now();
+    const payload: Telemetry = { v: PROTOCOL_VERSION, ts, state: t.state as Telemetry['state'], activity: t.activity as Telemetry['activity'], errorCode: t.errorCode, battery: t.battery, position: t.position, bladeRpm: t.bladeRpm, rssi: t.rssi, firmware: t.firmware };
+    // Counted with the fleet's own reports, so "offered" includes the probes' few messages too.
+    void mower.publish(deviceTopics.telemetry, payload).then((sent) => sent && mower.telemetrySent++, () => {});
+    for (;;) {
+      await sleep(25);
+      const res = await fetch(`${apiUrl}/api/admin/device/${mower.sn}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await res.json()) as { data?: { telemetryAt: string | null } };
+      const at = body.data?.telemetryAt ? Date.parse(body.data.telemetryAt) : 0;
+      if (at >= ts) {
+        samples.push(Date.now() - ts);
+        break;
+      }
+      if (Date.now() - ts > 10_000) {
+        lost++;
+        break;
+      }
+    }
+    // About three samples a second: enough for percentiles, little extra load.
+    await sleep(Math.max(0, 300 - (Date.now() - ts)));
+  }
+  return { samples, lost };
+}
+
+/** Clears the retained presence the fleet left in Mosquitto's persistent store. */
+async function clearRetained(url: string, sns: string[]) {
+  const client = await mqtt.connectAsync(url, { clientId: `mowerline-bench-clean-${process.pid}`, clean: true });
+  for (const sn of sns) client.publish(deviceTopic(sn, deviceTopics.status), '', { qos: 0, retain: true });
+  await client.endAsync();
+}
+
+async function login(apiUrl: string): Promise<string> {
+  const api = new ApiClient(apiUrl, undefined);
+  const data = await api.call<{ access_token: string }>('POST', '/api/admin/user/login', { username: ADMIN.username, password: ADMIN.password });
+  return data.access_token;
+}
+
+function fleetOptions(count: number) {
+  return {
+    count,
+    snPrefix: PREFIX,
+    telemetryIntervalMs: (count / RATE) * 1000,
+    // Only telemetry: no faults or rain, no shell/OTA agents.
+    faultsPerHour: 0,
+    rainPerHour: 0,
+    extensions: () => [],
+    connectRate: 1000,
+    keepaliveS: 60,
+  };
+}
+
+/** Connect, warm up, measure one window. */
+async function measure(fleet: Fleet, target: ChildProcessHandle, external: boolean, baseline: boolean, probe?: { apiUrl: string; token: string }) {
+  await fleet.waitConnected(fleet.mowers.length, 180_000);
+  await sleep(WARMUP_S * 1000);
+  const a = await snapshot(fleet, target, external);
+  const probes = fleet.mowers.filter((_, i) => i % Math.ceil(fleet.mowers.length / 8) === 0);
+  const latency = probe ? probeLatency(probes, probe.apiUrl, probe.token, Date.now() + WINDOW_S * 1000) : sleep(WINDOW_S * 1000).then(() => undefined);
+  const lat = await latency;
+  const b = await snapshot(fleet, target, external);
+  return { window: windowOf(a, b, baseline), latency: lat };
+}
+
+async function baselineRun(count: number, external: boolean) {
+  const broker = await startBrokerProcess(external ? MOSQUITTO_URL : undefined);
+  const devices = new Map(planFleet(count, PREFIX, 1).map((p) => [p.sn, 'x'.repeat(43)]));
+  const fleet = await startFleet({ ...fleetOptions(count), mqttUrl: broker.mqttUrl, devices });
+  try {
+    return (await measure(fleet, broker, external, true)).window;
+  } finally {
+    await fleet.stop();
+    await broker.stop();
+    if (external) await clearRetained(MOSQUITTO_URL, [...devices.keys()]);
+  }
+}
+
+async function platformRun(count: number, external: boolean, profileDir?: string) {
+  const db = external ? await freshDatabase('ingest') : undefined;
+  const dataDir = external ? undefined : mkdtempSync(path.join(tmpdir(), 'mowerline-bench-'));
+  const server = await startServerProcess({ databaseUrl: db?.url, dataDir, config: external ? { mqttUrl: MOSQUITTO_URL } : {} }, profileDir);
+  let fleet: Fleet | undefined;
+  try {
+    const token = await login(server.url);
+    const plan = planFleet(count, PREFIX, 1);
+    const secrets = await registerFleet(new ApiClient(server.url, token), plan.map((p) => ({ sn: p.sn, model: p.model, region: p.region })), new SecretsStore(), PREFIX);
+    const before = await server.usage();
+    fleet = await startFleet({ ...fleetOptions(count), mqttUrl: server.mqttUrl, devices: secrets });
+    const { window, latency } = await measure(fleet, server, external, false, { apiUrl: server.url, token });
+    return { window, latency: latency!, rssPerDevice: (window.rss - before.rss) / count, rssBefore: before.rss };
+  } finally {
+    await fleet?.stop();
+    await server.stop();
+    await db?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (external) await clearRetained(MOSQUITTO_URL, planFleet(count, PREFIX, 1).map((p) => p.sn));
+  }
+}
+
+export async function run(): Promise<BenchResult> {
+  const rows: Array<Array<string | number>> = [];
+  const cpuRows: Array<Array<string | number>> = [];
+  const headline: BenchResult['headline'] = [];
+  const profiles: string[] = [];
+  for (const setup of SETUPS) {
+    const external = setup === 'external';
+    const label = external ? 'Mosquitto + PostgreSQL' : 'embedded aedes + PGlite';
+    for (const count of SIZES) {
+      log(`ingest: ${label}, ${count} mowers, broker alone`);
+      const base = await baselineRun(count, external);
+      log(`ingest: ${label}, ${count} mowers, platform`);
+      const profileDir = PROFILE && count === Math.max(...SIZES) ? mkdtempSync(path.join(tmpdir(), 'mowerline-prof-')) : undefined;
+      const p = await platformRun(count, external, profileDir);
+      const w = p.window;
+      const p50 = percentile(p.latency.samples, 50);
+      const p99 = percentile(p.latency.samples, 99);
+      rows.push([
+        label,
+        num(count, 0),
+        num(w.offered, 0),
+        num(base.delivered, 0),
+        num(w.persisted, 0),
+        ratio(w.persisted, base.delivered),
+        `${ms(p50)} / ${ms(p99)} (n=${p.latency.samples.length}${p.latency.lost ? `, ${p.latency.lost} > 10 s` : ''})`,
+        `${num(p.rssPerDevice / 1024, 1)} KiB (${mib(p.rssBefore)} → ${mib(w.rss)})`,
+        num(w.pending, 0),
+      ]);
+      cpuRows.push([label, num(count, 0), num(w.cpu.server, 2), num(w.cpu.fleet, 2), external ? num(w.cpu.broker, 2) : 'in server', num(w.cpu.postgres, 2), `${num(base.cpu.server, 2)} + ${external ? num(base.cpu.broker, 2) : '–'}`]);
+      if (count === Math.max(...SIZES)) {
+        headline.push({ what: `ingest persisted msg/s, ${num(count, 0)} mowers, ${label}`, value: num(w.persisted, 0), target: '≥ 10,000', met: w.persisted >= 10_000 });
+        headline.push({ what: `ingest ÷ broker alone, ${label}`, value: ratio(w.persisted, base.delivered), target: '≥ 0.5×', met: w.persisted / base.delivered >= 0.5 });
+        headline.push({ what: `p99 publish → visible in API, ${label}`, value: ms(p99), target: '< 1,000 ms', met: p99 < 1000 && p.latency.lost === 0 });
+      }
+      if (profileDir) {
+        const file = findProfile(profileDir);
+        if (file) profiles.push(profileSection(`${label}, ${num(count, 0)} mowers`, file));
+        rmSync(profileDir, { recursive: true, force: true });
+      }
+    }
+  }
+  const markdown = [
+    `Offered load: ${num(RATE, 0)} telemetry messages/s in total (each mower every N/${num(RATE, 0)} s), QoS 1, server defaults (flush every 250 ms or 500 messages). ` +
+      `Measured over ${WINDOW_S} s after all mowers connected and ${WARMUP_S} s of warm-up. "Broker alone" is the same fleet and rate against the same broker with a subscriber that only counts.`,
+    '',
+    table(['setup', 'mowers', 'offered msg/s', 'broker alone msg/s', 'persisted msg/s', 'ratio', 'publish → API p50 / p99', 'server RSS per device', 'backlog at end'], rows),
+    '',
+    'CPU in cores (1.0 = one core fully busy; the machine has 2). "postgres" sums every PostgreSQL process on the machine.',
+    '',
+    table(['setup', 'mowers', 'server', 'fleet sim + probes', 'mosquitto', 'postgres', 'broker alone: broker/subscriber + mosquitto'], cpuRows),
+    ...profiles,
+  ].join('\n');
+  return { name: 'Device ingest', markdown, headline };
+}
+
+function profileSection(title: string, file: string): string {
+  const s = summarizeProfile(file);
+  return [
+    '',
+    `CPU profile of the server (${title}; whole run, --cpu-prof). Idle ${num(s.idlePercent, 0)} % of samples; self time in % of busy samples:`,
+    '',
+    table(['where (package / file)', '% busy'], s.packages.slice(0, 8).map((p) => [p.name, num(p.percentOfBusy, 1)])),
+    '',
+    table(['top frames (self time)', '% busy'], s.frames.map((f) => [f.name, num(f.percentOfBusy, 1)])),
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await run();
+  process.stdout.write(`${result.markdown}\n`);
+}

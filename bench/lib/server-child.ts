@@ -1,0 +1,38 @@
+/**
+ * A Mowerline server in its own process, so the benchmark can read the server's own memory and
+ * CPU (process.memoryUsage / process.cpuUsage) apart from the simulated fleet and the load tools.
+ * Started by server-process.ts; options arrive in BENCH_SERVER, requests over the IPC channel.
+ */
+import { sql } from 'drizzle-orm';
+import { startServer } from '../../apps/server/test/harness.ts';
+import { openDatabase } from '../../apps/server/src/db/client.ts';
+import type { ServerOptions, ServerReply, ServerRequest } from './server-process.ts';
+
+const opts = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerOptions;
+const database = opts.databaseUrl ? await openDatabase({ url: opts.databaseUrl, dataDir: 'unused', onError: () => {} }) : undefined;
+const server = await startServer({ database, dataDir: opts.dataDir, config: opts.config });
+const endpoints = server.ctx.gateway.endpoints();
+const send = (m: ServerReply) => process.send!(m);
+send({ type: 'ready', url: server.url, mqttUrl: endpoints.externalUrl ?? `mqtt://127.0.0.1:${endpoints.tcpPort}` });
+
+process.on('message', (m: ServerRequest) => {
+  void (async () => {
+    try {
+      if (m.type === 'usage') {
+        const mem = process.memoryUsage();
+        const stats = server.ctx.gateway.stats();
+        send({ type: 'reply', id: m.id, data: { rss: mem.rss, heapUsed: mem.heapUsed, cpu: process.cpuUsage(), counters: stats.counters, pending: stats.pending } });
+      } else if (m.type === 'sql') {
+        const result = (await server.ctx.db.execute(sql.raw(m.text))) as unknown as { rows: unknown[] };
+        send({ type: 'reply', id: m.id, data: result.rows });
+      } else if (m.type === 'stop') {
+        await server.close();
+        send({ type: 'reply', id: m.id, data: null });
+        // Exiting (rather than lingering) also writes the --cpu-prof profile when one was asked for.
+        process.exit(0);
+      }
+    } catch (err) {
+      send({ type: 'reply', id: m.id, error: String(err) });
+    }
+  })();
+});
