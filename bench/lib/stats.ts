@@ -17,7 +17,7 @@ export function num(n: number, digits?: number): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 }
 
-export const ms = (n: number) => `${num(n)} ms`;
+export const ms = (n: number) => `${num(n, Math.abs(n) >= 100 ? 0 : 1)} ms`;
 export const ratio = (a: number, b: number) => (b > 0 ? `${num(a / b, 2)}×` : '–');
 export const mib = (bytes: number) => `${num(bytes / 1024 / 1024, 1)} MiB`;
 export const kib = (bytes: number) => `${num(bytes / 1024, 1)} KiB`;

@@ -50,10 +50,13 @@ describe('device map against the real server and real mowers', () => {
 
   it('zooms into a cluster and opens a device', async () => {
     const { page } = session;
+    // Each click zooms to where the cluster splits; neighbouring gardens may take two steps.
     await page.locator('[data-testid=fleet-cluster][data-count="3"]').click();
-    await page.waitForTimeout(3000);
-    await page.screenshot({ path: '/tmp/map-after-click.png' });
-    console.log('DBG', await page.locator('[data-testid=fleet-cluster]').evaluateAll((els) => els.map((e) => e.outerHTML)), await page.locator('[data-testid=fleet-device]').count(), session.errors);
+    for (let step = 0; step < 4 && !(await marker('MAP-STO-0002').isVisible()); step++) {
+      await page.waitForTimeout(1000);
+      const cluster = page.locator('[data-testid=fleet-cluster]').first();
+      if (await cluster.isVisible()) await cluster.click().catch(() => {});
+    }
     await marker('MAP-STO-0002').waitFor();
     expect(await marker('MAP-STO-0002').getAttribute('data-state')).toBe('error');
     await marker('MAP-STO-0002').click();

@@ -74,7 +74,7 @@ describe('device list, exception events and serial numbers against the real serv
     await request;
     // Ascending battery: the 12 % mower comes first.
     await expect.poll(async () => {
-      const text = await page.locator('.arco-table-body').first().innerText();
+      const text = await page.locator('.arco-table tbody:visible').first().innerText();
       return text.indexOf('E2E-MOW-0002') >= 0 && text.indexOf('E2E-MOW-0002') < text.indexOf('E2E-MOW-0001');
     }).toBe(true);
   });
@@ -205,8 +205,9 @@ describe('device list, exception events and serial numbers against the real serv
     await page.locator('.arco-modal').getByRole('button', { name: 'Import', exact: true }).click();
     await page.locator('.arco-modal').getByText('1 serial numbers imported').waitFor();
     await page.locator('.arco-modal').getByRole('button', { name: 'Download secrets (CSV)' }).waitFor();
-    await page.locator('.arco-modal').getByRole('button', { name: 'Close' }).click();
+    await page.locator('.arco-modal-footer').getByRole('button', { name: 'Close' }).click();
     await row(page, 'E2E-IMP-0001').waitFor();
-    expect(session.errors).toEqual([]);
+    // The refused import answers HTTP 400 (Chromium logs that); nothing else may have gone wrong.
+    expect(session.errors.filter((e) => !/status of 400 .*\/api\/admin\/product\/sn\/import/.test(e))).toEqual([]);
   });
 });

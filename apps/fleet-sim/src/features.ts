@@ -31,5 +31,6 @@ export function otaFeature(mower: Mower, publicKeyPem: string, knobs?: OtaKnobs)
     handles: (name) => agent.handles(name),
     handleCommand: (req) => agent.handleCommand(req),
     onConnect: () => agent.onBoot(),
+    otaStatus: () => agent.status(),
   };
 }

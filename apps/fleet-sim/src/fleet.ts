@@ -43,7 +43,7 @@ export interface FleetOptions {
   tickMs?: number;
   /** Device features to plug into each mower; default: the remote shell, plus OTA when `otaPublicKeyPem` is given. */
   extensions?: (mower: Mower) => MowerExtension[];
-  /** The platform's OTA signing key (PEM), pinned in every mower. */
+  /** The platform's OTA signing key (PEM), pinned in every mower; by default read from `apiUrl` (`GET /api/ota/public-key`). */
   otaPublicKeyPem?: string;
   log?: (line: string) => void;
 }
@@ -93,6 +93,9 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
     log(`fleet: ${specs.length} mowers registered (${prefix}…)`);
   }
 
+  // The factory pins the platform's update-signing key in every mower.
+  const otaKey = opts.otaPublicKeyPem ?? (opts.apiUrl ? await otaPublicKey(opts.apiUrl) : undefined);
+
   const mowers = plan.map((p) => {
     const secret = secrets.get(p.sn);
     if (!secret) throw new Error(`no secret for ${p.sn}`);
@@ -113,7 +116,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       telemetryIntervalMs: opts.telemetryIntervalMs,
     });
     mower.log(`garden ${p.garden.width}×${p.garden.depth} m near ${p.city}`);
-    const features = opts.extensions ?? ((m: Mower) => [shellFeature(m), ...(opts.otaPublicKeyPem ? [otaFeature(m, opts.otaPublicKeyPem)] : [])]);
+    const features = opts.extensions ?? ((m: Mower) => [shellFeature(m), ...(otaKey ? [otaFeature(m, otaKey)] : [])]);
     for (const ext of features(mower)) mower.use(ext);
     return mower;
   });
@@ -160,4 +163,13 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       await Promise.all(mowers.map((m) => m.stop()));
     },
   };
+}
+
+/** The platform's OTA public key, or undefined when it offers none (then the mowers take no updates). */
+async function otaPublicKey(apiUrl: string): Promise<string | undefined> {
+  try {
+    return (await new ApiClient(apiUrl, undefined).call<{ publicKeyPem: string }>('GET', '/api/ota/public-key')).publicKeyPem;
+  } catch {
+    return undefined;
+  }
 }

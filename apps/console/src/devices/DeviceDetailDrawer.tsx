@@ -4,6 +4,7 @@ import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { BatteryBar, LastSeen, OnlineStatus, StateTag } from './DeviceCells.tsx';
 import { DeviceEventsList } from './DeviceEventsList.tsx';
+import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
 import { DeviceHistoryChart } from './DeviceHistoryChart.tsx';
 import { useDeviceDetail } from './devices.api.ts';
 import './devices.css';
@@ -85,6 +86,8 @@ export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; on
           <DeviceHistoryChart sn={device.sn} />
           <div className="device-detail-section">{t('devices.section.events')}</div>
           <DeviceEventsList events={device.recentEvents} />
+          <div className="device-detail-section">{t('upgradeLog.deviceHistory')}</div>
+          <DeviceUpgradeHistory sn={device.sn} />
           <div className="device-detail-section">{t('devices.section.registry')}</div>
           <Registry device={device} />
         </div>

@@ -53,7 +53,7 @@ export function CampaignsTab({ kind }: { kind: ArtifactKind }) {
       ),
     },
     { title: t('ota.campaign.phase'), dataIndex: 'phaseIndex', width: 120, render: (i: number, c) => `${c.phases[i]}% (${i + 1}/${c.phases.length})` },
-    { title: t('ota.field.createdAt'), dataIndex: 'createdAt', width: 180, render: (v: string, c) => `${dateTime(v)} · ${c.createdBy}` },
+    { title: t('ota.field.createdAt'), dataIndex: 'createdAt', width: 220, render: (v: string, c) => `${dateTime(v)} · ${c.createdBy}` },
   ];
 
   return (

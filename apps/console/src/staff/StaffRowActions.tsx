@@ -15,8 +15,14 @@ export function StaffRowActions({ row, onEdit, onResetPassword }: Props) {
   const t = useT();
   const me = useSession((s) => s.user?.id);
   const update = useUpdateStaff();
+  // The row may leave the list once its status changes (e.g. under the pending filter) and this
+  // component with it, so the toast hangs on the promise, not on a per-call callback that would be
+  // dropped on unmount. A refusal was already shown by the request policy.
   const setStatus = (status: StaffUpdateBody['status'], done: string) =>
-    update.mutate({ id: row.id, status }, { onSuccess: () => Message.success(t(done, { name: row.name })) });
+    update
+      .mutateAsync({ id: row.id, status })
+      .then(() => Message.success(t(done, { name: row.name })))
+      .catch(() => undefined);
 
   const confirm = (title: string, action: () => void, label: string, danger = false) => (
     <Popconfirm title={t(title, { name: row.name })} onOk={action} okButtonProps={{ status: danger ? 'danger' : 'default' }}>

@@ -21,7 +21,12 @@ export function ProfileForm({ info }: { info: UserInfo }) {
     const before = profileOf(info);
     const changes = Object.fromEntries(editable.filter((key) => (values[key] ?? '') !== before[key]).map((key) => [key, values[key] ?? '']));
     if (Object.keys(changes).length === 0) return Message.info(t('userCenter.profile.unchanged'));
-    update.mutate(changes, { onSuccess: () => Message.success(t('userCenter.profile.saved')) });
+    // The saved profile re-seeds (remounts) this form, so the toast hangs on the promise, which
+    // survives the remount; a refusal was already shown by the request policy.
+    update
+      .mutateAsync(changes)
+      .then(() => Message.success(t('userCenter.profile.saved')))
+      .catch(() => undefined);
   };
 
   return (

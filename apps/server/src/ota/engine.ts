@@ -47,6 +47,8 @@ export class OtaEngine {
   private boss: PgBoss | undefined;
   private readonly unlisten: Array<() => Promise<void>> = [];
   private readonly notify: Notifier;
+  private readonly cameOnline = new Set<string>();
+  private onlineTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: { database: Database; db: Db; gateway: Gateway; config: Config; urls: UrlSigner; log: Log },
@@ -65,13 +67,15 @@ export class OtaEngine {
     });
     const { gateway } = this.deps;
     this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/${OTA_PROGRESS_TOPIC}`, (topic, payload) => void this.onProgress(topic, payload)));
-    this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/status`, (topic, payload) => void this.onStatus(topic, payload)));
+    this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/status`, (topic, payload) => this.onStatus(topic, payload)));
     // After a restart: every running campaign continues where its rows say it is.
     const running = await this.deps.db.select({ id: otaCampaigns.id }).from(otaCampaigns).where(eq(otaCampaigns.status, 'running'));
     for (const c of running) await this.nudge(c.id);
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.onlineTimer);
+    this.onlineTimer = undefined;
     for (const undo of this.unlisten.splice(0)) await undo().catch(() => {});
     await this.boss?.stop({ graceful: true, wait: true, timeout: 3000 }).catch(() => {});
     this.boss = undefined;
@@ -252,20 +256,43 @@ export class OtaEngine {
     }
   }
 
-  /** A device came online: the campaigns holding a queued job for it get a tick soon (after the presence write). */
-  private async onStatus(topic: string, payload: Buffer): Promise<void> {
+  /**
+   * A device came online: the campaigns holding a queued job for it get a tick soon (after the
+   * presence write). SNs are gathered for a moment and looked up together, so a reconnect storm
+   * (or the retained presence a fresh subscription replays) costs a few queries, not one per device.
+   */
+  private onStatus(topic: string, payload: Buffer): void {
+    const where = parseDeviceTopic(topic);
+    if (!where) return;
+    let online = false;
     try {
-      const where = parseDeviceTopic(topic);
-      const status = deviceStatusSchema.safeParse(JSON.parse(payload.toString('utf8')));
-      if (!where || !status.success || !status.data.online) return;
-      const rows = rowsOf<{ campaign_id: number }>(
-        await this.deps.db.execute(sql`
-          select distinct j.campaign_id from ota_jobs j join ota_campaigns c on c.id = j.campaign_id and c.status = 'running'
-          where j.sn = ${where.sn} and j.state = 'QUEUED'`),
-      );
-      for (const r of rows) await this.nudge(r.campaign_id, this.deps.config.telemetryFlushMs + 250);
+      online = deviceStatusSchema.safeParse(JSON.parse(payload.toString('utf8'))).data?.online ?? false;
+    } catch {
+      return;
+    }
+    if (!online) return;
+    this.cameOnline.add(where.sn);
+    this.onlineTimer ??= setTimeout(() => void this.wakeCampaigns(), this.deps.config.telemetryFlushMs + 250);
+  }
+
+  private async wakeCampaigns(): Promise<void> {
+    this.onlineTimer = undefined;
+    const sns = [...this.cameOnline];
+    this.cameOnline.clear();
+    try {
+      const campaigns = new Set<number>();
+      for (let i = 0; i < sns.length; i += 1000) {
+        const part = sns.slice(i, i + 1000);
+        const rows = rowsOf<{ campaign_id: number }>(
+          await this.deps.db.execute(sql`
+            select distinct j.campaign_id from ota_jobs j join ota_campaigns c on c.id = j.campaign_id and c.status = 'running'
+            where j.state = 'QUEUED' and j.sn in (${sql.join(part.map((sn) => sql`${sn}`), sql`, `)})`),
+        );
+        for (const r of rows) campaigns.add(r.campaign_id);
+      }
+      for (const id of campaigns) await this.nudge(id);
     } catch (err) {
-      this.deps.log.warn({ err, topic }, 'could not react to a device coming online');
+      this.deps.log.warn({ err }, 'could not react to devices coming online');
     }
   }
 }

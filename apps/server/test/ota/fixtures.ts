@@ -83,7 +83,7 @@ export async function upload(
 ) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
+  form.append('file', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }), file.name);
   const res = await fetch(`${server.url}/api/admin/product/${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'accept-language': lang }, body: form });
   return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: { id: number; sha256: string; size: number; signature: string } } };
 }

@@ -18,4 +18,5 @@ export default {
   'upgradeLog.reset': 'Reset',
   'upgradeLog.export': 'Export CSV',
   'upgradeLog.empty': 'No upgrade records',
+  'upgradeLog.deviceHistory': 'Upgrade history',
 };

@@ -18,4 +18,5 @@ export default {
   'upgradeLog.reset': '重置',
   'upgradeLog.export': '导出 CSV',
   'upgradeLog.empty': '暂无升级记录',
+  'upgradeLog.deviceHistory': '升级记录',
 };
