@@ -142,16 +142,13 @@ async function mapRun(browser: Browser, server: TestServer, token: string) {
     [400, 150],
     [0, -250],
   ] as const) {
-    await page.evaluate(() => {
-      const w = window as unknown as { __frames: number[]; __counting: boolean };
-      w.__frames = [];
-      w.__counting = true;
-      const loop = (t: number) => {
-        w.__frames.push(t);
-        if (w.__counting) requestAnimationFrame(loop);
-      };
+    // A string: tsx would wrap a named function in a helper the page does not have.
+    await page.evaluate(`(() => {
+      window.__frames = [];
+      window.__counting = true;
+      const loop = (t) => { window.__frames.push(t); if (window.__counting) requestAnimationFrame(loop); };
       requestAnimationFrame(loop);
-    });
+    })()`);
     // About 2.5 s of dragging: 150 small trusted mouse moves, as a hand would.
     await page.mouse.move(cx, cy);
     await page.mouse.down();

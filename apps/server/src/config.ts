@@ -64,6 +64,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   mqttPort: number;
+  /** MQTT_PORT was chosen by the operator: a taken port is then an error, not a reason to move. */
+  mqttPortExplicit: boolean;
   mqttUrl?: string;
   /** Interface of the embedded broker's TCP/TLS listeners (default: HOST). */
   mqttHost: string;
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: e.DATABASE_URL,
     mqttPort: e.MQTT_PORT,
+    mqttPortExplicit: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '',
     mqttUrl: e.MQTT_URL,
     mqttHost: e.MQTT_HOST ?? e.HOST,
     mqttWs: e.MQTT_WS === 'true',

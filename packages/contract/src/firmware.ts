@@ -155,8 +155,9 @@ export const campaignListQuerySchema = pageQuerySchema
 export const campaignActions = ['pause', 'resume', 'cancel'] as const;
 export type CampaignAction = (typeof campaignActions)[number];
 
-/** A campaign that would be refused because of its SNs: each unknown or wrong-model SN. */
+/** Data of the CAMPAIGN_BAD_SNS error: each unknown or wrong-model SN (first 500 of each). */
 export const campaignTargetReportSchema = z.object({ unknown: z.array(z.string()), otherModel: z.array(z.string()) });
+export type CampaignTargetReport = z.infer<typeof campaignTargetReportSchema>;
 
 // ---------------------------------------------------------------- upgrade log
 

@@ -25,7 +25,6 @@ export type OtaDeviceState = (typeof otaDeviceStates)[number];
 export const otaJobStates = ['QUEUED', 'SENT', ...otaDeviceStates, 'SKIPPED', 'CANCELLED'] as const;
 export type OtaJobState = (typeof otaJobStates)[number];
 export const finishedJobStates: readonly OtaJobState[] = ['SUCCESS', 'FAILED', 'SKIPPED', 'CANCELLED'];
-export const inFlightJobStates: readonly OtaJobState[] = ['SENT', 'DOWNLOADING', 'DOWNLOADED', 'VERIFIED', 'INSTALLING'];
 
 /** Why a job failed or was skipped (device codes plus the platform's own). */
 export const otaReasons = [

@@ -20,7 +20,7 @@ function chartOption(history: DeviceHistory, t: ReturnType<typeof useT>, dateTim
         return `${dateTime(p.at)}<br/>${t('devices.field.battery')}: ${Math.round(p.battery)}% (${p.batteryMin}–${p.batteryMax})<br/>${t('devices.field.state')}: ${t(`devices.state.${p.state}`)}`;
       },
     },
-    xAxis: { type: 'time' },
+    xAxis: { type: 'time', min: Date.parse(history.from), max: Date.parse(history.to) },
     yAxis: [
       { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
       { type: 'category', data: states.map((s) => t(`devices.state.${s}`)), axisLabel: { fontSize: 10 }, splitLine: { show: false } },
@@ -29,7 +29,8 @@ function chartOption(history: DeviceHistory, t: ReturnType<typeof useT>, dateTim
       {
         name: t('devices.field.battery'),
         type: 'line',
-        showSymbol: false,
+        // A few samples would draw no line at all without their dots.
+        showSymbol: history.points.length < 40,
         smooth: true,
         areaStyle: { opacity: 0.15 },
         color: '#165DFF',

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Progress, Table, Tag, type TableColumnProps } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
-import { permissions, type ArtifactKind, type Campaign, type CampaignStatus } from '@mowerline/contract';
+import { finishedJobStates, permissions, type ArtifactKind, type Campaign, type CampaignStatus } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { Permission } from '../permission/Permission.tsx';
@@ -12,7 +12,7 @@ import { campaignStatusColor } from './labels.ts';
 
 /** Finished share of a campaign (success, failed, skipped, cancelled over all). */
 export function finishedPercent(c: Campaign): number {
-  const done = (c.counts.SUCCESS ?? 0) + (c.counts.FAILED ?? 0) + (c.counts.SKIPPED ?? 0) + (c.counts.CANCELLED ?? 0);
+  const done = finishedJobStates.reduce((sum, state) => sum + (c.counts[state] ?? 0), 0);
   return c.total === 0 ? 0 : Math.floor((done * 100) / c.total);
 }
 

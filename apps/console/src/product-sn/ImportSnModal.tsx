@@ -93,6 +93,7 @@ export function ImportSnModal({ visible, onClose }: { visible: boolean; onClose(
       visible={visible}
       title={t('productSn.import.title')}
       style={{ width: 640 }}
+      className="sn-import"
       maskClosable={!result}
       onCancel={close}
       unmountOnExit
@@ -115,15 +116,20 @@ export function ImportSnModal({ visible, onClose }: { visible: boolean; onClose(
         <Imported result={result} />
       ) : (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-            {t('productSn.import.hint', { columns: snImportColumns.join(', ') })}{' '}
-            <Typography.Text
-              style={{ color: 'rgb(var(--primary-6))', cursor: 'pointer' }}
+          <div>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+              {t('productSn.import.hint', { columns: snImportColumns.join(', ') })}
+            </Typography.Paragraph>
+            <Button
+              type="text"
+              size="mini"
+              icon={<IconDownload />}
+              style={{ paddingLeft: 0 }}
               onClick={() => saveCsv('sn-import-template.csv', ['sn,model,region,owner,remark', 'MLX1-2026-000001,MLX1,eu-north,,'])}
             >
               {t('productSn.import.template')}
-            </Typography.Text>
-          </Typography.Paragraph>
+            </Button>
+          </div>
           <Upload
             drag
             accept=".csv,text/csv"

@@ -113,7 +113,18 @@ export async function startEmbeddedBroker(opts: { config: Config; db: Db; counte
 
   const handle = (stream: Duplex, request?: IncomingMessage) => broker.handle(stream, request);
   const tcp = createServer((socket) => handle(socket));
-  const tcpPort = await listen(tcp, config.mqttPort, config.mqttHost, 'MQTT');
+  let tcpServer = tcp;
+  const tcpPort = await listen(tcp, config.mqttPort, config.mqttHost, 'MQTT').catch((err: NodeJS.ErrnoException) => {
+    // With the default port taken (often by a broker already installed on the machine), the
+    // platform still starts: on a free port, said loudly. A port the operator chose must be honoured.
+    if (err.code !== 'EADDRINUSE' || config.mqttPortExplicit) throw err;
+    const fallback = createServer((socket) => handle(socket));
+    return listen(fallback, 0, config.mqttHost, 'MQTT').then((port) => {
+      opts.log.warn({ port }, `MQTT port ${config.mqttPort} is already in use; the embedded broker listens on ${port} instead (set MQTT_PORT to choose)`);
+      tcpServer = fallback;
+      return port;
+    });
+  });
   let tls: Server | undefined;
   let tlsPort: number | null = null;
   if (config.mqttTlsCert && config.mqttTlsKey) {
@@ -136,13 +147,13 @@ export async function startEmbeddedBroker(opts: { config: Config; db: Db; counte
     },
     async disconnectDevices() {
       accepting = false;
-      listenersClosed ??= Promise.all([closeServer(tcp), closeServer(tls)]);
+      listenersClosed ??= Promise.all([closeServer(tcpServer), closeServer(tls)]);
       const devicesNow = [...devicesById.values()];
       await Promise.all(devicesNow.map((c) => new Promise<void>((resolve) => c.close(() => resolve()))));
     },
     async close() {
       accepting = false;
-      listenersClosed ??= Promise.all([closeServer(tcp), closeServer(tls)]);
+      listenersClosed ??= Promise.all([closeServer(tcpServer), closeServer(tls)]);
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await listenersClosed;
     },

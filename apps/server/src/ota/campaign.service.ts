@@ -6,6 +6,7 @@ import {
   type CampaignAction,
   type CampaignCreateBody,
   type CampaignTarget,
+  type CampaignTargetReport,
   type OtaJobState,
   type Page,
 } from '@mowerline/contract';
@@ -42,7 +43,8 @@ async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignT
     const unknown = wanted.filter((sn) => !found.has(sn));
     const otherModel = wanted.filter((sn) => found.has(sn) && found.get(sn)!.modelId !== artifact.modelId);
     if (unknown.length + otherModel.length > 0) {
-      throw new AppError('CAMPAIGN_BAD_SNS', { count: unknown.length + otherModel.length }, { unknown: unknown.slice(0, 500), otherModel: otherModel.slice(0, 500) });
+      const report: CampaignTargetReport = { unknown: unknown.slice(0, 500), otherModel: otherModel.slice(0, 500) };
+      throw new AppError('CAMPAIGN_BAD_SNS', { count: unknown.length + otherModel.length }, report);
     }
     return wanted.map((sn) => ({ sn, firmware: found.get(sn)!.firmware }));
   }

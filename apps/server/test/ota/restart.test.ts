@@ -52,11 +52,11 @@ describe('OTA across a server restart', () => {
     await restarted.app.listen({ port: httpPort, host: '127.0.0.1' });
 
     const status = async () => (await restarted!.ctx.db.select().from(otaCampaigns).where(eq(otaCampaigns.id, created.id)))[0]!.status;
-    await waitFor(async () => (await status()) === 'completed', 90_000, 250);
+    await waitFor(async () => (await status()) === 'completed', 150_000, 250);
     const jobs = await restarted.ctx.db.select().from(otaJobs).where(eq(otaJobs.campaignId, created.id));
     expect(jobs.map((j) => j.state)).toEqual(Array(40).fill('SUCCESS'));
     expect(mowers.every((m) => m.firmware() === '4.0.0')).toBe(true);
     // Each mower installed the image exactly once.
     expect(mowers.map((m) => m.agent.installs)).toEqual(Array(40).fill(['4.0.0']));
-  }, 180_000);
+  }, 240_000);
 });
