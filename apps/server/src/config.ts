@@ -57,6 +57,9 @@ const envSchema = z.object({
   SHELL_RECORD_MAX_MB: z.coerce.number().positive().max(1024).default(16),
 });
 
+/** Names of every setting, so the README's table can be checked against them. */
+export const settingNames = Object.keys(envSchema.shape);
+
 export interface Config {
   production: boolean;
   port: number;
