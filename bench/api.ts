@@ -18,7 +18,7 @@ import pg from 'pg';
 import { ADMIN } from '../apps/server/test/harness.ts';
 import { freshDatabase } from './lib/pg.ts';
 import { startChild, startServerProcess } from './lib/server-process.ts';
-import { log, ms, num, ratio, table, type BenchResult } from './lib/stats.ts';
+import { log, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
 
 const DEVICES = Number(process.env.BENCH_API_DEVICES ?? 1_000_000);
 const HISTORY = Number(process.env.BENCH_API_HISTORY ?? 10_000_000);
@@ -203,7 +203,4 @@ export async function run(): Promise<BenchResult> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  process.stdout.write(`${result.markdown}\n`);
-}
+if (import.meta.url === `file://${process.argv[1]}`) await main(run);

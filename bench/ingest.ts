@@ -7,7 +7,7 @@
  *   BENCH_INGEST_RATE=10000        offered telemetry messages per second (whole fleet)
  *   BENCH_WINDOW_S=30              measured seconds (after BENCH_WARMUP_S=10)
  *   BENCH_INGEST_SETUPS=embedded,external
- *   BENCH_PROFILE=1                CPU-profile the server of the largest run (--cpu-prof)
+ *   BENCH_PROFILE=0                no CPU profile of the server of the largest runs (--cpu-prof, on by default)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,14 +24,14 @@ import { findProfile, summarizeProfile } from './lib/cpu-profile.ts';
 import { freshDatabase } from './lib/pg.ts';
 import { cpuSecondsOf } from './lib/proc.ts';
 import { startBrokerProcess, startServerProcess, type ChildProcessHandle, type Usage } from './lib/server-process.ts';
-import { log, mib, ms, num, percentile, ratio, sleep, table, type BenchResult } from './lib/stats.ts';
+import { log, mib, ms, num, percentile, ratio, sleep, table, main, type BenchResult } from './lib/stats.ts';
 
 const SIZES = (process.env.BENCH_INGEST_SIZES ?? '1000,10000').split(',').map(Number);
 const RATE = Number(process.env.BENCH_INGEST_RATE ?? 10_000);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 30);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
 const SETUPS = (process.env.BENCH_INGEST_SETUPS ?? 'embedded,external').split(',');
-const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE = process.env.BENCH_PROFILE !== '0';
 /** The machine's Mosquitto (anonymous, no auth plug-in: fine for a benchmark, see docs/device-protocol.md). */
 const MOSQUITTO_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const PREFIX = 'BENCH';
@@ -257,7 +257,4 @@ function profileSection(title: string, file: string): string {
   ].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  process.stdout.write(`${result.markdown}\n`);
-}
+if (import.meta.url === `file://${process.argv[1]}`) await main(run);

@@ -1,4 +1,5 @@
 /** Small statistics and formatting helpers shared by the benchmarks. */
+import { writeFileSync } from 'node:fs';
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -39,4 +40,13 @@ export interface BenchResult {
   name: string;
   markdown: string;
   headline: Array<{ what: string; value: string; target: string; met: boolean | null }>;
+}
+
+/** The entry of a benchmark file run on its own: JSON for bench/run.ts, or the markdown on stdout. */
+export async function main(run: () => Promise<BenchResult>): Promise<void> {
+  const result = await run();
+  if (process.env.BENCH_RESULT_FILE) writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify(result));
+  else process.stdout.write(`${result.markdown}\n`);
+  // Sockets of stopped clients can keep the loop alive for a while; the work is done.
+  process.exit(0);
 }

@@ -78,4 +78,14 @@ describe('device map against the real server and real mowers', () => {
     expect(await marker('MAP-STO-0003').count()).toBe(1);
     expect(session.errors).toEqual([]);
   });
+
+  it('draws the fleet again after a round trip through another tab', async () => {
+    const { page } = session;
+    await page.goto(`${server.url}/#/device/list`);
+    await page.locator('.arco-table tbody tr.arco-table-tr:visible').filter({ hasText: 'MAP-SHA-0001' }).waitFor();
+    await page.goto(`${server.url}/#/device/device-map`);
+    await page.locator('[data-testid=map-legend]:visible').getByText('4 devices on the map').waitFor();
+    await page.locator('[data-testid=fleet-cluster]:visible, [data-testid=fleet-device]:visible').first().waitFor();
+    expect(session.errors).toEqual([]);
+  });
 });

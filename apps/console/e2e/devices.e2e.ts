@@ -116,9 +116,11 @@ describe('device list, exception events and serial numbers against the real serv
     const { page } = session;
     const line = row(page, 'E2E-MOW-0002');
     expect(await line.innerText()).toContain('Online');
+    await expect.poll(() => page.locator('[data-testid=online-now]').innerText()).toBe('2 of 2 online');
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     await charging.end();
     await expect.poll(() => line.innerText(), { timeout: 15_000 }).toMatch(/Offline[\s\S]*Offline/);
+    await expect.poll(() => page.locator('[data-testid=online-now]').innerText(), { timeout: 15_000 }).toBe('1 of 2 online');
     // The same document: nothing reloaded.
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
   });

@@ -74,7 +74,7 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     await confirmPopup(page);
     await uploaded.filter({ hasText: 'Released' }).waitFor();
     await page.screenshot({ path: '/tmp/ota-firmware.png' });
-  }, 60_000);
+  }, 120_000);
 
   it('starts a phased campaign and watches it reach every mower', async () => {
     const { page } = session;

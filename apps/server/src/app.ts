@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyJwt from '@fastify/jwt';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -56,6 +57,9 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   installErrorPolicy(app);
 
   await app.register(fastifyJwt, { secret: config.jwtSecret });
+  // Lists, the map's position snapshot and the console's assets shrink several-fold; binary
+  // artifacts (firmware, served with Range) are not compressible types and pass untouched.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyRateLimit, { global: false });
   if (config.corsOrigins.length > 0) await app.register(fastifyCors, { origin: config.corsOrigins });
   await app.register(fastifySwagger, {

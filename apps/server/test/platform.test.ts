@@ -30,6 +30,12 @@ describe('platform', () => {
     expect(doc.paths['/api/health']).toBeDefined();
   });
 
+  it('compresses large responses for clients that accept it', async () => {
+    const res = await fetch(`${server.url}/api/docs/json`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(((await res.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+
   it('hands the console its runtime configuration: three regions and a version', async () => {
     const res = await server.api<{ servers: Array<{ name: string; host: string }>; version: string }>('GET', '/api/config');
     expect(res.body.data.servers.map((s) => s.name)).toEqual(['Asia test', 'Asia production', 'Europe production']);

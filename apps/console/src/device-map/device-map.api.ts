@@ -12,12 +12,14 @@ export const POSITIONS_REFRESH_MS = 5000;
  * worker; the query keeps only what the status bar shows.
  */
 export function useFleetPositions(worker: FleetWorker | undefined) {
-  const since = useRef<string | undefined>(undefined);
+  // Per worker: a new worker (the page shown again after a tab switch) starts from a full snapshot.
+  const since = useRef(new WeakMap<FleetWorker, string>());
   return useQuery({
-    queryKey: ['devices', 'positions'],
+    queryKey: ['devices', 'positions', worker?.id],
     queryFn: async () => {
-      const data = await get<DevicePositions>('/api/admin/device/positions', since.current ? { since: since.current } : {});
-      since.current = data.next;
+      const previous = since.current.get(worker!);
+      const data = await get<DevicePositions>('/api/admin/device/positions', previous ? { since: previous } : {});
+      since.current.set(worker!, data.next);
       worker!.post({ type: 'positions', data });
       return { at: Date.now(), changed: data.sn.length, full: data.full };
     },

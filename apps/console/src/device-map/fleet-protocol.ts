@@ -16,7 +16,11 @@ export type FleetResponse =
   | { type: 'expand'; id: number; zoom: number };
 
 /** The page's side of the worker: request/answer pairs by id, and a listener for fleet changes. */
+let workers = 0;
+
 export class FleetWorker {
+  /** Tells this worker's data apart from an earlier one's (query keys). */
+  readonly id = ++workers;
   private readonly worker = new Worker(new URL('./fleet.worker.ts', import.meta.url), { type: 'module' });
   private readonly waiting = new Map<number, (r: FleetResponse) => void>();
   private nextId = 1;

@@ -7,7 +7,7 @@ import { CursorPages } from './cursor-pages.ts';
 import { DeviceDetailDrawer } from './DeviceDetailDrawer.tsx';
 import { DeviceFilters, type DeviceFilterValues } from './DeviceFilters.tsx';
 import { DeviceTable } from './DeviceTable.tsx';
-import { LIVE_REFRESH_MS, useDeviceList } from './devices.api.ts';
+import { LIVE_REFRESH_MS, useDeviceList, useOnlineNow } from './devices.api.ts';
 import { downloadDeviceCsv } from './export-csv.ts';
 import './devices.css';
 
@@ -24,6 +24,7 @@ export default function DeviceListPage() {
   cursors.reset(JSON.stringify({ filters, sort, pageSize }));
   const query = useMemo(() => ({ ...filters, sort, pageSize, ...cursors.paramsFor(page) }), [filters, sort, pageSize, page, cursors]);
   const list = useDeviceList(query);
+  const online = useOnlineNow();
   if (list.data && !list.isPlaceholderData) cursors.remember(page, list.data.nextCursor);
 
   const exportCsv = async () => {
@@ -39,7 +40,12 @@ export default function DeviceListPage() {
     <Card
       title={t('menu.device.list')}
       extra={
-        <Space>
+        <Space size={16}>
+          {online.data && (
+            <Typography.Text data-testid="online-now">
+              {t('devices.onlineNow', { online: online.data.online.toLocaleString(), total: online.data.total.toLocaleString() })}
+            </Typography.Text>
+          )}
           <Typography.Text type="secondary" className="devices-live">
             <span className="devices-live-dot" />
             {t('devices.live', { seconds: LIVE_REFRESH_MS / 1000 })}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DeviceDetail, DeviceHistory, DeviceListQuery, DevicePage, ProductModel } from '@mowerline/contract';
+import type { DeviceDetail, DeviceHistory, DeviceListQuery, DevicePage, OnlineStats, ProductModel } from '@mowerline/contract';
 import { get } from '../api/request.ts';
 import { useLocaleStore } from '../locale/i18n.ts';
 
@@ -57,4 +57,17 @@ export function useDeviceHistory(sn: string | undefined, hours: number) {
 /** GET /api/admin/product/model: few and rarely changed, shared by filters and forms. */
 export function useProductModels() {
   return useQuery({ queryKey: deviceKeys.models, queryFn: () => get<ProductModel[]>('/api/admin/product/model'), staleTime: 60_000 });
+}
+
+/** GET /api/admin/statistics/online: devices online now out of all registered (the list header). */
+export function useOnlineNow() {
+  return useQuery({
+    queryKey: ['devices', 'online-now'],
+    queryFn: () => {
+      const to = new Date();
+      return get<OnlineStats>('/api/admin/statistics/online', { from: new Date(to.getTime() - 3600_000).toISOString(), to: to.toISOString(), points: 10 });
+    },
+    refetchInterval: LIVE_REFRESH_MS,
+    staleTime: 0,
+  });
 }

@@ -93,7 +93,6 @@ export function ImportSnModal({ visible, onClose }: { visible: boolean; onClose(
       visible={visible}
       title={t('productSn.import.title')}
       style={{ width: 640 }}
-      className="sn-import"
       maskClosable={!result}
       onCancel={close}
       unmountOnExit
@@ -133,8 +132,9 @@ export function ImportSnModal({ visible, onClose }: { visible: boolean; onClose(
           <Upload
             drag
             accept=".csv,text/csv"
+            // The file is read here and sent on "Import": shown as ready, never uploaded on its own.
             autoUpload={false}
-            fileList={file ? [{ uid: 'csv', name: file.name, originFile: file, status: 'init' }] : []}
+            fileList={file ? [{ uid: 'csv', name: file.name, originFile: file, status: 'done' }] : []}
             tip={t('productSn.import.limit', { mb: MAX_SN_IMPORT_BYTES / 1024 / 1024 })}
             onChange={(list) => {
               const chosen = list[list.length - 1]?.originFile;

@@ -48,6 +48,7 @@ export class OtaEngine {
   private readonly unlisten: Array<() => Promise<void>> = [];
   private readonly notify: Notifier;
   private readonly cameOnline = new Set<string>();
+  private readonly reports = new Map<string, Promise<void>>();
   private onlineTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -66,7 +67,7 @@ export class OtaEngine {
       await Promise.all(jobs.map((job) => this.runTick(job.data.campaignId)));
     });
     const { gateway } = this.deps;
-    this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/${OTA_PROGRESS_TOPIC}`, (topic, payload) => void this.onProgress(topic, payload)));
+    this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/${OTA_PROGRESS_TOPIC}`, (topic, payload) => this.onProgress(topic, payload)));
     this.unlisten.push(await gateway.listen(`${TOPIC_ROOT}/+/status`, (topic, payload) => this.onStatus(topic, payload)));
     // After a restart: every running campaign continues where its rows say it is.
     const running = await this.deps.db.select({ id: otaCampaigns.id }).from(otaCampaigns).where(eq(otaCampaigns.status, 'running'));
@@ -233,21 +234,34 @@ export class OtaEngine {
     return row;
   }
 
-  /** A device's report: never throws (a bad message is dropped, like every upstream message). */
-  private async onProgress(topic: string, payload: Buffer): Promise<void> {
+  /**
+   * A device's reports are applied one after another in arrival order (MQTT keeps a client's QoS 1
+   * order; running them concurrently would let FAILED overtake DOWNLOADED).
+   */
+  private onProgress(topic: string, payload: Buffer): void {
+    const where = parseDeviceTopic(topic);
+    if (!where || where.suffix !== OTA_PROGRESS_TOPIC) return;
+    const previous = this.reports.get(where.sn) ?? Promise.resolve();
+    const next = previous.then(() => this.applyProgress(where.sn, topic, payload));
+    this.reports.set(where.sn, next);
+    void next.finally(() => {
+      if (this.reports.get(where.sn) === next) this.reports.delete(where.sn);
+    });
+  }
+
+  /** Never throws: a bad message is dropped, like every upstream message. */
+  private async applyProgress(sn: string, topic: string, payload: Buffer): Promise<void> {
     try {
-      const where = parseDeviceTopic(topic);
-      if (!where || where.suffix !== OTA_PROGRESS_TOPIC) return;
       const parsed = otaProgressSchema.safeParse(JSON.parse(payload.toString('utf8')));
       if (!parsed.success) return;
       const report = parsed.data;
       const { db } = this.deps;
       let campaignId: number | undefined;
       if (report.state === 'FAILED') {
-        const changed = await failByKey(db, report.jobId, where.sn, report.reason ?? 'INSTALL_FAILED');
+        const changed = await failByKey(db, report.jobId, sn, report.reason ?? 'INSTALL_FAILED');
         if (changed > 0) campaignId = await campaignOfKey(db, report.jobId);
       } else {
-        campaignId = await advance(db, report.jobId, where.sn, report.state, report.progress);
+        campaignId = await advance(db, report.jobId, sn, report.state, report.progress);
       }
       // A job ended: let the campaign move on without waiting for its next scheduled tick.
       if (campaignId !== undefined && (report.state === 'SUCCESS' || report.state === 'FAILED')) await this.nudge(campaignId);

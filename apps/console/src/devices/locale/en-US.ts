@@ -7,6 +7,7 @@ export default {
   'devices.empty': 'No devices match these filters',
   'devices.total': '{total} devices',
   'devices.totalAbout': 'About {total} devices',
+  'devices.onlineNow': '{online} of {total} online',
   'devices.live': 'Live · every {seconds} s',
   'devices.state.idle': 'Idle',
   'devices.state.mowing': 'Mowing',

@@ -7,6 +7,7 @@ export default {
   'devices.empty': '没有符合条件的设备',
   'devices.total': '共 {total} 台设备',
   'devices.totalAbout': '约 {total} 台设备',
+  'devices.onlineNow': '在线 {online} / {total} 台',
   'devices.live': '实时 · 每 {seconds} 秒刷新',
   'devices.state.idle': '空闲',
   'devices.state.mowing': '割草中',
