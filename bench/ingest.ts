@@ -50,6 +50,7 @@ interface Window {
   pending: number;
 }
 
+const late = (v: number) => (Number.isFinite(v) ? ms(v) : '> 10 s');
 const sentBy = (fleet: Fleet) => fleet.mowers.reduce((n, m) => n + m.telemetrySent, 0);
 
 /** Counters and CPU clocks at one instant, so a window is the difference of two snapshots. */
@@ -106,6 +107,8 @@ async function probeLatency(probes: Mower[], apiUrl: string, token: string, unti
         break;
       }
       if (Date.now() - ts > 10_000) {
+        // Counted as never: it still weighs in the percentiles.
+        samples.push(Number.POSITIVE_INFINITY);
         lost++;
         break;
       }
@@ -214,7 +217,7 @@ export async function run(): Promise<BenchResult> {
         num(base.delivered, 0),
         num(w.persisted, 0),
         ratio(w.persisted, base.delivered),
-        `${ms(p50)} / ${ms(p99)} (n=${p.latency.samples.length}${p.latency.lost ? `, ${p.latency.lost} > 10 s` : ''})`,
+        `${late(p50)} / ${late(p99)} (n=${p.latency.samples.length}${p.latency.lost ? `, ${p.latency.lost} > 10 s` : ''})`,
         `${num(p.rssPerDevice / 1024, 1)} KiB (${mib(p.rssBefore)} → ${mib(w.rss)})`,
         num(w.pending, 0),
       ]);
@@ -222,7 +225,7 @@ export async function run(): Promise<BenchResult> {
       if (count === Math.max(...SIZES)) {
         headline.push({ what: `ingest persisted msg/s, ${num(count, 0)} mowers, ${label}`, value: num(w.persisted, 0), target: '≥ 10,000', met: w.persisted >= 10_000 });
         headline.push({ what: `ingest ÷ broker alone, ${label}`, value: ratio(w.persisted, base.delivered), target: '≥ 0.5×', met: w.persisted / base.delivered >= 0.5 });
-        headline.push({ what: `p99 publish → visible in API, ${label}`, value: ms(p99), target: '< 1,000 ms', met: p99 < 1000 && p.latency.lost === 0 });
+        headline.push({ what: `p99 publish → visible in API, ${label}`, value: late(p99), target: '< 1,000 ms', met: p99 < 1000 });
       }
       if (profileDir) {
         const file = findProfile(profileDir);

@@ -19,6 +19,7 @@ process.on('message', (m: ServerRequest) => {
   void (async () => {
     try {
       if (m.type === 'usage') {
+        globalThis.gc?.();
         const mem = process.memoryUsage();
         const stats = server.ctx.gateway.stats();
         send({ type: 'reply', id: m.id, data: { rss: mem.rss, heapUsed: mem.heapUsed, cpu: process.cpuUsage(), counters: stats.counters, pending: stats.pending } });

@@ -3,6 +3,7 @@ import { Button, Card, Popconfirm, Select, Switch, Table, Tag, type TableColumnP
 import { IconPlus } from '@arco-design/web-react/icon';
 import { appPlatforms, permissions, type AppPlatform, type AppVersion } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
+import { usePaging } from '../components/usePaging.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { Permission } from '../permission/Permission.tsx';
 import { usePermission } from '../permission/usePermission.ts';
@@ -17,8 +18,7 @@ export default function AppChangeLogPage() {
   const { dateTime } = useFormatTime();
   const { can } = usePermission();
   const [platform, setPlatform] = useState<AppPlatform>();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { page, pageSize, setPage, pagination } = usePaging();
   const [creating, setCreating] = useState(false);
   const list = useAppVersions(platform, page, pageSize);
   const update = useUpdateAppVersion();
@@ -74,16 +74,7 @@ export default function AppChangeLogPage() {
         border={false}
         scroll={{ x: 1000 }}
         noDataElement={<div style={{ padding: 24 }}>{t('appVersion.empty')}</div>}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: true,
-          onChange: (p, size) => {
-            setPage(p);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(list.data?.total ?? 0)}
       />
       <AppVersionModal visible={creating} onClose={() => setCreating(false)} />
     </Card>

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { Button, DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
-import { IconRefresh, IconSearch } from '@arco-design/web-react/icon';
+import { DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
 import { eventCatalogue, eventSeverities, eventStatuses, type EventListQuery } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
+import { FilterActions } from '../components/FilterActions.tsx';
 
 export type EventFilterValues = Partial<Pick<EventListQuery, 'sn' | 'code' | 'severity' | 'status' | 'from' | 'to'>>;
 
@@ -66,20 +66,12 @@ export function EventFilters({ value, onChange }: { value: EventFilterValues; on
           </Form.Item>
         </Grid.Col>
         <Grid.Col {...col}>
-          <div className="device-filters-actions">
-            <Button type="primary" htmlType="submit" icon={<IconSearch />}>
-              {t('devices.filter.search')}
-            </Button>
-            <Button
-              icon={<IconRefresh />}
-              onClick={() => {
-                form.resetFields();
-                onChange({});
-              }}
-            >
-              {t('devices.filter.reset')}
-            </Button>
-          </div>
+          <FilterActions
+            onReset={() => {
+              form.resetFields();
+              onChange({});
+            }}
+          />
         </Grid.Col>
       </Grid.Row>
     </Form>

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { Button, DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
-import { IconRefresh, IconSearch } from '@arco-design/web-react/icon';
+import { DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
 import { deviceStates, type DeviceFilter } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
+import { FilterActions } from '../components/FilterActions.tsx';
 import { useProductModels } from './devices.api.ts';
 
 export type DeviceFilterValues = Partial<Omit<DeviceFilter, 'sort'>>;
@@ -102,20 +102,12 @@ export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; 
             </Form.Item>
           </Grid.Col>
         </Grid.Row>
-        <div className="device-filters-actions">
-          <Button type="primary" htmlType="submit" icon={<IconSearch />}>
-            {t('devices.filter.search')}
-          </Button>
-          <Button
-            icon={<IconRefresh />}
-            onClick={() => {
-              form.resetFields();
-              onChange({});
-            }}
-          >
-            {t('devices.filter.reset')}
-          </Button>
-        </div>
+        <FilterActions
+          onReset={() => {
+            form.resetFields();
+            onChange({});
+          }}
+        />
       </Form>
     </div>
   );

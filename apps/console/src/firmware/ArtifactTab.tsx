@@ -4,6 +4,7 @@ import { IconUpload } from '@arco-design/web-react/icon';
 import { artifactStatuses, permissions, type Artifact, type ArtifactKind, type ArtifactStatus } from '@mowerline/contract';
 import { useProductModels } from '../devices/devices.api.ts';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
+import { usePaging } from '../components/usePaging.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { Permission } from '../permission/Permission.tsx';
 import { usePermission } from '../permission/usePermission.ts';
@@ -20,8 +21,7 @@ export function ArtifactTab({ kind }: { kind: ArtifactKind }) {
   const models = useProductModels();
   const [modelId, setModelId] = useState<number>();
   const [status, setStatus] = useState<ArtifactStatus>();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { page, pageSize, setPage, pagination } = usePaging();
   const [uploading, setUploading] = useState(false);
   const list = useArtifacts(kind, { modelId, status, page, pageSize });
   const update = useUpdateArtifact(kind);
@@ -120,17 +120,7 @@ export function ArtifactTab({ kind }: { kind: ArtifactKind }) {
         border={false}
         scroll={{ x: 1300 }}
         noDataElement={<div style={{ padding: 24 }}>{t('ota.empty.artifacts')}</div>}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: true,
-          sizeCanChange: true,
-          onChange: (p, size) => {
-            setPage(p);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(list.data?.total ?? 0, { sizeCanChange: true })}
       />
       <UploadModal kind={kind} visible={uploading} onClose={() => setUploading(false)} />
     </div>

@@ -3,6 +3,7 @@ import { Button, Progress, Table, Tag, type TableColumnProps } from '@arco-desig
 import { IconPlus } from '@arco-design/web-react/icon';
 import { finishedJobStates, permissions, type ArtifactKind, type Campaign, type CampaignStatus } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
+import { usePaging } from '../components/usePaging.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { Permission } from '../permission/Permission.tsx';
 import { CampaignDrawer } from './CampaignDrawer.tsx';
@@ -20,8 +21,7 @@ export function finishedPercent(c: Campaign): number {
 export function CampaignsTab({ kind }: { kind: ArtifactKind }) {
   const t = useT();
   const { dateTime } = useFormatTime();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { page, pageSize, pagination } = usePaging();
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<number>();
   const list = useCampaigns(kind, page, pageSize);
@@ -74,16 +74,7 @@ export function CampaignsTab({ kind }: { kind: ArtifactKind }) {
         border={false}
         onRow={(c) => ({ onDoubleClick: () => setOpenId(c.id) })}
         noDataElement={<div style={{ padding: 24 }}>{t('ota.empty.campaigns')}</div>}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          showTotal: true,
-          onChange: (p, size) => {
-            setPage(p);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(list.data?.total ?? 0)}
       />
       <CreateCampaignModal kind={kind} visible={creating} onClose={() => setCreating(false)} onCreated={(c) => setOpenId(c.id)} />
       <CampaignDrawer id={openId} onClose={() => setOpenId(undefined)} />

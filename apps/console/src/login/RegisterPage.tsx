@@ -1,8 +1,7 @@
-import { Button, Form, Input, Link, Result } from '@arco-design/web-react';
+import { Form, Input, Link, Result } from '@arco-design/web-react';
 import { IconEmail, IconIdcard, IconUser } from '@arco-design/web-react/icon';
 import { useT } from '../locale/i18n.ts';
-import { AuthHeading } from './AuthHeading.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthFormCard } from './AuthFormCard.tsx';
 import { useRegister } from './login.api.ts';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
 
@@ -28,48 +27,43 @@ export default function RegisterPage() {
     register.mutate({ username: v.username.trim(), name: v.name.trim(), email: v.email.trim(), password: v.password, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) });
 
   return (
-    <AuthLayout>
-      <div className="login-form-wrapper">
-        {register.isSuccess ? (
+    <AuthFormCard
+      result={
+        register.isSuccess && (
           <Result
             status="success"
             title={t('login.register.done.title')}
             subTitle={t('login.register.done.text', { username: register.data.username })}
             extra={<Link href="#/login">{t('login.back')}</Link>}
           />
-        ) : (
-          <>
-            <AuthHeading title={t('login.register.title')} subTitle={t('login.register.subTitle')} />
-            <Form form={form} layout="vertical" className="login-form" onSubmit={submit}>
-              <Form.Item
-                field="username"
-                rules={[
-                  { required: true, message: t('login.register.username.errMsg') },
-                  { match: USERNAME, message: t('login.register.username.format') },
-                ]}
-              >
-                <Input prefix={<IconUser />} placeholder={t('login.register.username.placeholder')} autoComplete="username" maxLength={32} />
-              </Form.Item>
-              <Form.Item field="name" rules={[{ required: true, message: t('login.register.name.errMsg') }]}>
-                <Input prefix={<IconIdcard />} placeholder={t('login.register.name.placeholder')} autoComplete="name" maxLength={64} />
-              </Form.Item>
-              <Form.Item field="email" rules={[{ required: true, type: 'email', message: t('login.register.email.errMsg') }]}>
-                <Input prefix={<IconEmail />} placeholder={t('login.register.email.placeholder')} autoComplete="email" maxLength={254} />
-              </Form.Item>
-              <NewPasswordFields username={username.trim()} />
-              <Form.Item field="reason">
-                <Input.TextArea placeholder={t('login.register.reason.placeholder')} maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
-              </Form.Item>
-              <Button type="primary" htmlType="submit" long loading={register.isPending}>
-                {t('login.register.submit')}
-              </Button>
-              <Button type="text" long className="login-form-register" href="#/login">
-                {t('login.back')}
-              </Button>
-            </Form>
-          </>
-        )}
-      </div>
-    </AuthLayout>
+        )
+      }
+      title={t('login.register.title')}
+      subTitle={t('login.register.subTitle')}
+      form={form}
+      onSubmit={submit}
+      submitText={t('login.register.submit')}
+      submitting={register.isPending}
+    >
+      <Form.Item
+        field="username"
+        rules={[
+          { required: true, message: t('login.register.username.errMsg') },
+          { match: USERNAME, message: t('login.register.username.format') },
+        ]}
+      >
+        <Input prefix={<IconUser />} placeholder={t('login.register.username.placeholder')} autoComplete="username" maxLength={32} />
+      </Form.Item>
+      <Form.Item field="name" rules={[{ required: true, message: t('login.register.name.errMsg') }]}>
+        <Input prefix={<IconIdcard />} placeholder={t('login.register.name.placeholder')} autoComplete="name" maxLength={64} />
+      </Form.Item>
+      <Form.Item field="email" rules={[{ required: true, type: 'email', message: t('login.register.email.errMsg') }]}>
+        <Input prefix={<IconEmail />} placeholder={t('login.register.email.placeholder')} autoComplete="email" maxLength={254} />
+      </Form.Item>
+      <NewPasswordFields username={username.trim()} />
+      <Form.Item field="reason">
+        <Input.TextArea placeholder={t('login.register.reason.placeholder')} maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
+      </Form.Item>
+    </AuthFormCard>
   );
 }

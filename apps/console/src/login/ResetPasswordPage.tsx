@@ -1,8 +1,7 @@
-import { Button, Form, Link, Message, Result } from '@arco-design/web-react';
+import { Form, Link, Message, Result } from '@arco-design/web-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useT } from '../locale/i18n.ts';
-import { AuthHeading } from './AuthHeading.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthFormCard } from './AuthFormCard.tsx';
 import { useResetPassword } from './login.api.ts';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
 
@@ -26,30 +25,25 @@ export default function ResetPasswordPage() {
     );
 
   return (
-    <AuthLayout>
-      <div className="login-form-wrapper">
-        {token.length < 16 ? (
+    <AuthFormCard
+      result={
+        token.length < 16 && (
           <Result
             status="warning"
             title={t('login.reset.noToken.title')}
             subTitle={t('login.reset.noToken.text')}
             extra={<Link href="#/forgot-password">{t('login.reset.again')}</Link>}
           />
-        ) : (
-          <>
-            <AuthHeading title={t('login.reset.title')} subTitle={t('login.reset.subTitle')} />
-            <Form form={form} layout="vertical" className="login-form" onSubmit={submit}>
-              <NewPasswordFields />
-              <Button type="primary" htmlType="submit" long loading={reset.isPending}>
-                {t('login.reset.submit')}
-              </Button>
-              <Button type="text" long className="login-form-register" href="#/login">
-                {t('login.back')}
-              </Button>
-            </Form>
-          </>
-        )}
-      </div>
-    </AuthLayout>
+        )
+      }
+      title={t('login.reset.title')}
+      subTitle={t('login.reset.subTitle')}
+      form={form}
+      onSubmit={submit}
+      submitText={t('login.reset.submit')}
+      submitting={reset.isPending}
+    >
+      <NewPasswordFields />
+    </AuthFormCard>
   );
 }

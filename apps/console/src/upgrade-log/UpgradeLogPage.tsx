@@ -4,6 +4,7 @@ import { IconDownload, IconRefresh } from '@arco-design/web-react/icon';
 import { useSearchParams } from 'react-router';
 import { artifactKinds, otaJobStates, type OtaJobState, type UpgradeRecord } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
+import { usePaging } from '../components/usePaging.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { jobStateColor } from '../firmware/labels.ts';
 import { downloadUpgradeLog, useUpgradeLog, type UpgradeLogFilter } from './upgrade-log.api.ts';
@@ -16,8 +17,7 @@ export default function UpgradeLogPage() {
   const [params] = useSearchParams();
   const fromUrl = Number(params.get('campaignId')) || undefined;
   const [filter, setFilter] = useState<UpgradeLogFilter>({ campaignId: fromUrl });
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  const { page, pageSize, setPage, pagination } = usePaging();
   const [exporting, setExporting] = useState(false);
   const log = useUpgradeLog({ ...filter, page, pageSize });
   const apply = (next: UpgradeLogFilter) => {
@@ -111,17 +111,7 @@ export default function UpgradeLogPage() {
             ))}
           </Timeline>
         )}
-        pagination={{
-          current: page,
-          pageSize,
-          total: log.data?.total ?? 0,
-          showTotal: true,
-          sizeCanChange: true,
-          onChange: (p, size) => {
-            setPage(p);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(log.data?.total ?? 0, { sizeCanChange: true })}
       />
     </Card>
   );

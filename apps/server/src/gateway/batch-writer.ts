@@ -62,6 +62,22 @@ async function enabledSns(db: Db, sns: string[]): Promise<Set<string>> {
   return known;
 }
 
+/** The columns a telemetry message sets, alike in the history row and the device's current state. */
+function telemetryColumns(t: Telemetry) {
+  return {
+    state: t.state,
+    activity: t.activity,
+    errorCode: t.errorCode,
+    battery: t.battery,
+    lat: t.position?.lat ?? null,
+    lng: t.position?.lng ?? null,
+    heading: t.position?.heading ?? null,
+    bladeRpm: t.bladeRpm,
+    rssi: t.rssi,
+    firmware: t.firmware,
+  };
+}
+
 async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
   if (items.length === 0) return;
   for (const part of chunks(items)) {
@@ -72,16 +88,7 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
           sn,
           at: new Date(t.ts),
           receivedAt,
-          state: t.state,
-          activity: t.activity,
-          errorCode: t.errorCode,
-          battery: t.battery,
-          lat: t.position?.lat ?? null,
-          lng: t.position?.lng ?? null,
-          heading: t.position?.heading ?? null,
-          bladeRpm: t.bladeRpm,
-          rssi: t.rssi,
-          firmware: t.firmware,
+          ...telemetryColumns(t),
         })),
       )
       .onConflictDoNothing();
@@ -105,16 +112,7 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
           onlineChangedAt: receivedAt,
           lastSeenAt: receivedAt,
           telemetryAt: new Date(t.ts),
-          state: t.state,
-          activity: t.activity,
-          errorCode: t.errorCode,
-          battery: t.battery,
-          lat: t.position?.lat ?? null,
-          lng: t.position?.lng ?? null,
-          heading: t.position?.heading ?? null,
-          bladeRpm: t.bladeRpm,
-          rssi: t.rssi,
-          firmware: t.firmware,
+          ...telemetryColumns(t),
         })),
       )
       .onConflictDoUpdate({

@@ -2,8 +2,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailLog, Page, StaffUser } from '@mowerline/contract';
 import type { TestServer } from '../harness.ts';
-import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
-import { addStaff, EN, startStaffServer } from '../staff/fixtures.ts';
+import type { SmtpReceiver } from '../smtp.ts';
+import { addStaff, EN, startMailingStaffServer, startStaffServer } from '../staff/fixtures.ts';
 
 /** A local port with nothing listening on it: SMTP there is unreachable. */
 async function closedPort(): Promise<number> {
@@ -33,15 +33,11 @@ describe('email log', () => {
     let smtp: SmtpReceiver;
     let server: TestServer;
     let admin: string;
+    let close: () => Promise<void>;
     beforeAll(async () => {
-      smtp = await startSmtpReceiver();
-      server = await startStaffServer({ config: { smtpUrl: smtp.url } });
-      admin = await server.login();
+      ({ smtp, server, admin, close } = await startMailingStaffServer());
     });
-    afterAll(async () => {
-      await server.close();
-      await smtp.close();
-    });
+    afterAll(() => close());
 
     it('delivers the mail and records it as sent', async () => {
       await mailResetLink(server, admin, 'nora', EN);

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { StaffUser } from '@mowerline/contract';
 import { startServer, type TestServer } from '../harness.ts';
+import { startSmtpReceiver } from '../smtp.ts';
 
 /** A password that meets the policy and contains none of the usernames used in these tests. */
 export const STAFF_PASSWORD = 'Gr4ss#Cutter9';
@@ -40,4 +41,16 @@ export const UA = 'mowerline-tests/1.0 (staff)';
  */
 export function startStaffServer(opts: Parameters<typeof startServer>[0] = {}) {
   return startServer({ ...opts, config: { captchaAfterFailures: 1000, lockoutAfterFailures: 1000, ...opts.config } });
+}
+
+/** A staff server that mails through a real SMTP receiver, signed in as admin; `close` stops both. */
+export async function startMailingStaffServer() {
+  const smtp = await startSmtpReceiver();
+  const server = await startStaffServer({ config: { smtpUrl: smtp.url } });
+  const admin = await server.login();
+  const close = async () => {
+    await server.close();
+    await smtp.close();
+  };
+  return { smtp, server, admin, close };
 }

@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailLog, Message, Page, StaffUser, SystemLog } from '@mowerline/contract';
 import { ADMIN, type TestServer } from '../harness.ts';
-import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
-import { EN, STAFF_PASSWORD, startStaffServer } from './fixtures.ts';
+import type { SmtpReceiver } from '../smtp.ts';
+import { EN, STAFF_PASSWORD, startMailingStaffServer } from './fixtures.ts';
 
 describe('account requests: approve or turn down', () => {
   let smtp: SmtpReceiver;
   let server: TestServer;
   let admin: string;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    smtp = await startSmtpReceiver();
-    server = await startStaffServer({ config: { smtpUrl: smtp.url } });
-    admin = await server.login();
+    ({ smtp, server, admin, close } = await startMailingStaffServer());
   });
-  afterAll(async () => {
-    await server.close();
-    await smtp.close();
-  });
+  afterAll(() => close());
 
   const request = async (username: string) => {
     const res = await server.api<{ id: number; status: string }>('POST', '/api/admin/user/register', {
