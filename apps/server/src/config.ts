@@ -55,6 +55,7 @@ const envSchema = z.object({
   SHELL_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
   SHELL_WINDOW_KB: z.coerce.number().int().min(16).max(16_384).default(256),
   SHELL_RECORD_MAX_MB: z.coerce.number().positive().max(1024).default(16),
+  SHELL_RECORD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 /** Names of every setting, so the README's table can be checked against them. */
@@ -111,6 +112,7 @@ export interface Config {
   shellWindowBytes: number;
   /** Recorded bytes per session; beyond it the output is still shown but no longer recorded. */
   shellRecordMaxBytes: number;
+  shellRecordRetentionDays: number;
   /** Largest firmware image or voice pack accepted, in MiB. */
   firmwareMaxMb: number;
   /** Ed25519 private key (PKCS#8 PEM) that signs OTA artifacts; else generated once into DATA_DIR. */
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shellMaxPerUser: e.SHELL_MAX_PER_USER,
     shellWindowBytes: e.SHELL_WINDOW_KB * 1024,
     shellRecordMaxBytes: Math.round(e.SHELL_RECORD_MAX_MB * 1024 * 1024),
+    shellRecordRetentionDays: e.SHELL_RECORD_RETENTION_DAYS,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { deviceEvents, deviceState, devices, NEVER_SEEN, telemetryHistory } from '../devices/devices.sql.ts';
+import { deviceEvents, deviceState, devices, NEVER_SEEN } from '../devices/devices.sql.ts';
 import type { Counters } from './counters.ts';
 import type { Received, WriteBatch } from './ingest.ts';
 import type { DeviceStatus, EventPayload, Telemetry } from '@mowerline/contract';
@@ -54,44 +54,46 @@ export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (even
 }
 
 async function enabledSns(db: Db, sns: string[]): Promise<Set<string>> {
-  const known = new Set<string>();
-  for (const part of chunks([...new Set(sns)])) {
-    const rows = await db.select({ sn: devices.sn }).from(devices).where(and(inArray(devices.sn, part), eq(devices.enabled, true)));
-    for (const r of rows) known.add(r.sn);
-  }
-  return known;
+  const result = await db.execute(sql`select sn from ${devices} where sn = any(${sql.param([...new Set(sns)])}::text[]) and enabled`);
+  return new Set((result as unknown as { rows: Array<{ sn: string }> }).rows.map((r) => r.sn));
 }
 
-/** The columns a telemetry message sets, alike in the history row and the device's current state. */
-function telemetryColumns(t: Telemetry) {
+/**
+ * Column arrays for `unnest`: one parameter per column whatever the batch size. Profiling the ingest
+ * (bench/ingest.ts) showed drizzle building multi-row VALUES lists (one parameter per cell) as most
+ * of the server's CPU; arrays keep the statement text and the parameter count constant.
+ */
+function telemetryColumns(items: Received<Telemetry>[]) {
   return {
-    state: t.state,
-    activity: t.activity,
-    errorCode: t.errorCode,
-    battery: t.battery,
-    lat: t.position?.lat ?? null,
-    lng: t.position?.lng ?? null,
-    heading: t.position?.heading ?? null,
-    bladeRpm: t.bladeRpm,
-    rssi: t.rssi,
-    firmware: t.firmware,
+    sn: sql.param(items.map((m) => m.sn)),
+    at: sql.param(items.map((m) => new Date(m.body.ts).toISOString())),
+    receivedAt: sql.param(items.map((m) => m.receivedAt.toISOString())),
+    state: sql.param(items.map((m) => m.body.state)),
+    activity: sql.param(items.map((m) => m.body.activity)),
+    errorCode: sql.param(items.map((m) => m.body.errorCode)),
+    battery: sql.param(items.map((m) => m.body.battery)),
+    lat: sql.param(items.map((m) => m.body.position?.lat ?? null)),
+    lng: sql.param(items.map((m) => m.body.position?.lng ?? null)),
+    heading: sql.param(items.map((m) => m.body.position?.heading ?? null)),
+    bladeRpm: sql.param(items.map((m) => m.body.bladeRpm)),
+    rssi: sql.param(items.map((m) => m.body.rssi)),
+    firmware: sql.param(items.map((m) => m.body.firmware)),
   };
+}
+
+function unnestTelemetry(items: Received<Telemetry>[]) {
+  const c = telemetryColumns(items);
+  return sql`unnest(${c.sn}::text[], ${c.at}::timestamptz[], ${c.receivedAt}::timestamptz[], ${c.state}::text[], ${c.activity}::text[],
+    ${c.errorCode}::text[], ${c.battery}::smallint[], ${c.lat}::float8[], ${c.lng}::float8[], ${c.heading}::real[], ${c.bladeRpm}::int[],
+    ${c.rssi}::smallint[], ${c.firmware}::text[]) as u(sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)`;
 }
 
 async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
   if (items.length === 0) return;
   for (const part of chunks(items)) {
-    await tx
-      .insert(telemetryHistory)
-      .values(
-        part.map(({ sn, receivedAt, body: t }) => ({
-          sn,
-          at: new Date(t.ts),
-          receivedAt,
-          ...telemetryColumns(t),
-        })),
-      )
-      .onConflictDoNothing();
+    await tx.execute(sql`insert into telemetry_history (sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
+      select * from ${unnestTelemetry(part)}
+      on conflict do nothing`);
   }
 
   // One row per device: its newest message in this batch.
@@ -101,43 +103,22 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
     if (!seen || item.body.ts >= seen.body.ts) latest.set(item.sn, item);
   }
   // Telemetry received after the last presence change is proof of life (docs/device-protocol.md).
-  const liveAfterPresence = sql`(${deviceState.onlineChangedAt} is null or ${deviceState.onlineChangedAt} < excluded.last_seen_at)`;
+  const live = sql.raw(`(device_state.online_changed_at is null or device_state.online_changed_at < excluded.last_seen_at)`);
   for (const part of chunks([...latest.values()])) {
-    await tx
-      .insert(deviceState)
-      .values(
-        part.map(({ sn, receivedAt, body: t }) => ({
-          sn,
-          online: true,
-          onlineChangedAt: receivedAt,
-          lastSeenAt: receivedAt,
-          telemetryAt: new Date(t.ts),
-          ...telemetryColumns(t),
-        })),
-      )
-      .onConflictDoUpdate({
-        target: deviceState.sn,
-        set: {
-          online: sql`case when ${liveAfterPresence} then true else ${deviceState.online} end`,
-          onlineChangedAt: sql`case when not ${deviceState.online} and ${liveAfterPresence} then excluded.last_seen_at else ${deviceState.onlineChangedAt} end`,
-          // Revived without its `online` status: the connection is unknown, so its will must apply.
-          connId: sql`case when not ${deviceState.online} and ${liveAfterPresence} then '' else ${deviceState.connId} end`,
-          lastSeenAt: sql`greatest(${deviceState.lastSeenAt}, excluded.last_seen_at)`,
-          telemetryAt: sql`excluded.telemetry_at`,
-          state: sql`excluded.state`,
-          activity: sql`excluded.activity`,
-          errorCode: sql`excluded.error_code`,
-          battery: sql`excluded.battery`,
-          lat: sql`excluded.lat`,
-          lng: sql`excluded.lng`,
-          heading: sql`excluded.heading`,
-          bladeRpm: sql`excluded.blade_rpm`,
-          rssi: sql`excluded.rssi`,
-          firmware: sql`excluded.firmware`,
-        },
-        // An older message (out of order, or redelivered) never overwrites newer state.
-        setWhere: sql`${deviceState.telemetryAt} is null or ${deviceState.telemetryAt} <= excluded.telemetry_at`,
-      });
+    await tx.execute(sql`insert into device_state (sn, online, online_changed_at, last_seen_at, telemetry_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
+      select u.sn, true, u.received_at, u.received_at, u.at, u.state, u.activity, u.error_code, u.battery, u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware
+      from ${unnestTelemetry(part)}
+      on conflict (sn) do update set
+        online = case when ${live} then true else device_state.online end,
+        online_changed_at = case when not device_state.online and ${live} then excluded.last_seen_at else device_state.online_changed_at end,
+        -- Revived without its online status: the connection is unknown, so its will must apply.
+        conn_id = case when not device_state.online and ${live} then '' else device_state.conn_id end,
+        last_seen_at = greatest(device_state.last_seen_at, excluded.last_seen_at),
+        telemetry_at = excluded.telemetry_at, state = excluded.state, activity = excluded.activity, error_code = excluded.error_code,
+        battery = excluded.battery, lat = excluded.lat, lng = excluded.lng, heading = excluded.heading, blade_rpm = excluded.blade_rpm,
+        rssi = excluded.rssi, firmware = excluded.firmware
+      -- An older message (out of order, or redelivered) never overwrites newer state.
+      where device_state.telemetry_at is null or device_state.telemetry_at <= excluded.telemetry_at`);
   }
 }
 

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../context.ts';
 import { AppError, ok } from '../http/envelope.ts';
 import { ShellRelay } from './relay.ts';
-import { closeSession, getSessionRow, listSessions, NODE_LOST_MS, recordingPage, toShellSession } from './shell.service.ts';
+import { closeSession, getSessionRow, listSessions, NODE_LOST_MS, pruneRecordings, recordingPage, toShellSession } from './shell.service.ts';
 import { shellControlTopic } from './shell-topics.ts';
 
 const secured = { tags: ['shell'], security: [{ bearer: [] }] };
@@ -25,6 +25,11 @@ export async function shellRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const relay = new ShellRelay(app, ctx);
   app.addHook('preClose', async () => relay.shutdown());
+  const retention = setInterval(() => {
+    pruneRecordings(ctx.db, ctx.config.shellRecordRetentionDays).catch((err: unknown) => app.log.warn({ err }, 'shell recording retention failed'));
+  }, 3_600_000);
+  retention.unref();
+  app.addHook('onClose', async () => clearInterval(retention));
 
   // Authenticated by the first message (the role check happens there, on the server).
   r.get(SHELL_WS_PATH, { websocket: true, schema: { hide: true } }, (socket, request) => relay.accept(socket, request));

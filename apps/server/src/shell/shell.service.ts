@@ -141,3 +141,13 @@ export async function recordingPage(db: Db, id: string, after: number, limit: nu
   return { frames, next: more ? (frames.at(-1)?.seq ?? after) : null };
 }
 
+
+/**
+ * Recordings (and their session rows) are kept for `retentionDays` after the session ended; the
+ * system log keeps who opened which shell and when for as long as it keeps everything else.
+ */
+export async function pruneRecordings(db: Db, retentionDays: number): Promise<number> {
+  const cutoff = new Date(Date.now() - retentionDays * 86_400_000);
+  const gone = await db.delete(shellSessions).where(lt(shellSessions.closedAt, cutoff)).returning({ id: shellSessions.id });
+  return gone.length;
+}
