@@ -49,7 +49,7 @@ async function seedMap(server: TestServer) {
              insert into device_state (sn, online, last_seen_at, state, activity, battery, firmware, lat, lng, heading)
              select 'M' || lpad(g::text, 7, '0'), g % 4 <> 0, now(),
                     (array['idle','mowing','returning','charging','paused','error','updating'])[g % 7 + 1], 'unknown', g % 101, '2.0.3',
-                    city.lat + ((g * 7919) % 1000 - 500) / 4000.0, city.lng + ((g * 104729) % 1000 - 500) / 2500.0, 0
+                    city.lat + ((g::bigint * 7919) % 1000 - 500) / 4000.0, city.lng + ((g::bigint * 104729) % 1000 - 500) / 2500.0, 0
              from generate_series(1, ${MAP_DEVICES}) g join city on city.i = g % ${places.length}`),
   );
 }

@@ -126,6 +126,11 @@ async function clearRetained(url: string, sns: string[]) {
   await client.endAsync();
 }
 
+/** A clean stop waits for PUBACKs; behind an overloaded broker that can take minutes, so bound it. */
+async function stopFleet(fleet: Fleet) {
+  await Promise.race([fleet.stop(), sleep(15_000)]);
+}
+
 async function login(apiUrl: string): Promise<string> {
   const api = new ApiClient(apiUrl, undefined);
   const data = await api.call<{ access_token: string }>('POST', '/api/admin/user/login', { username: ADMIN.username, password: ADMIN.password });
@@ -148,14 +153,15 @@ function fleetOptions(count: number) {
 
 /** Connect, warm up, measure one window. */
 async function measure(fleet: Fleet, target: ChildProcessHandle, external: boolean, baseline: boolean, probe?: { apiUrl: string; token: string }) {
-  await fleet.waitConnected(fleet.mowers.length, 180_000);
+  // An overloaded server also accepts connections slowly; measure with whoever got in within a minute.
+  await fleet.waitConnected(fleet.mowers.length, 60_000).catch(() => {});
   await sleep(WARMUP_S * 1000);
   const a = await snapshot(fleet, target, external);
   const probes = fleet.mowers.filter((_, i) => i % Math.ceil(fleet.mowers.length / 8) === 0);
   const latency = probe ? probeLatency(probes, probe.apiUrl, probe.token, Date.now() + WINDOW_S * 1000) : sleep(WINDOW_S * 1000).then(() => undefined);
   const lat = await latency;
   const b = await snapshot(fleet, target, external);
-  return { window: windowOf(a, b, baseline), latency: lat };
+  return { window: windowOf(a, b, baseline), latency: lat, connected: fleet.connected() };
 }
 
 async function baselineRun(count: number, external: boolean) {
@@ -165,7 +171,7 @@ async function baselineRun(count: number, external: boolean) {
   try {
     return (await measure(fleet, broker, external, true)).window;
   } finally {
-    await fleet.stop();
+    await stopFleet(fleet);
     await broker.stop();
     if (external) await clearRetained(MOSQUITTO_URL, [...devices.keys()]);
   }
@@ -182,10 +188,10 @@ async function platformRun(count: number, external: boolean, profileDir?: string
     const secrets = await registerFleet(new ApiClient(server.url, token), plan.map((p) => ({ sn: p.sn, model: p.model, region: p.region })), new SecretsStore(), PREFIX);
     const before = await server.usage();
     fleet = await startFleet({ ...fleetOptions(count), mqttUrl: server.mqttUrl, devices: secrets });
-    const { window, latency } = await measure(fleet, server, external, false, { apiUrl: server.url, token });
-    return { window, latency: latency!, rssPerDevice: (window.rss - before.rss) / count, rssBefore: before.rss };
+    const { window, latency, connected } = await measure(fleet, server, external, false, { apiUrl: server.url, token });
+    return { window, latency: latency!, connected, rssPerDevice: (window.rss - before.rss) / count, rssBefore: before.rss };
   } finally {
-    await fleet?.stop();
+    if (fleet) await stopFleet(fleet);
     await server.stop();
     await db?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -212,7 +218,7 @@ export async function run(): Promise<BenchResult> {
       const p99 = percentile(p.latency.samples, 99);
       rows.push([
         label,
-        num(count, 0),
+        p.connected < count ? `${num(count, 0)} (${num(p.connected, 0)} connected)` : num(count, 0),
         num(w.offered, 0),
         num(base.delivered, 0),
         num(w.persisted, 0),
