@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Descriptions, Drawer, Skeleton, Space, Tag } from '@arco-design/web-react';
 import type { DeviceDetail } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
@@ -5,9 +6,11 @@ import { useFormatTime } from '../locale/format.ts';
 import { BatteryBar, LastSeen, OnlineStatus, StateTag } from './DeviceCells.tsx';
 import { DeviceEventsList } from './DeviceEventsList.tsx';
 import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
-import { DeviceHistoryChart } from './DeviceHistoryChart.tsx';
 import { useDeviceDetail } from './devices.api.ts';
 import './devices.css';
+
+// ECharts is large: the list, events and map pages load it only when a device's detail is opened.
+const DeviceHistoryChart = lazy(() => import('./DeviceHistoryChart.tsx').then((m) => ({ default: m.DeviceHistoryChart })));
 
 function Telemetry({ device }: { device: DeviceDetail }) {
   const t = useT();
@@ -83,7 +86,9 @@ export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; on
           <div className="device-detail-section">{t('devices.section.telemetry')}</div>
           <Telemetry device={device} />
           <div className="device-detail-section">{t('devices.section.history')}</div>
-          <DeviceHistoryChart sn={device.sn} />
+          <Suspense fallback={<Skeleton text={{ rows: 4 }} animation />}>
+            <DeviceHistoryChart sn={device.sn} />
+          </Suspense>
           <div className="device-detail-section">{t('devices.section.events')}</div>
           <DeviceEventsList events={device.recentEvents} />
           <div className="device-detail-section">{t('upgradeLog.deviceHistory')}</div>
