@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,8 +55,17 @@ export async function startMowers(
   if (opts.connect !== false) {
     for (let i = 0; i < mowers.length; i += 50) await Promise.all(mowers.slice(i, i + 50).map((m) => m.connect()));
     await waitFor(async () => (await onlineCount(server, sns)) === sns.length, 20_000);
+    // connect() returns on the broker's PUBACK of the first telemetry; a campaign created before the
+    // server ingested it would record the version as unknown. Wait until the server knows them all.
+    await waitFor(async () => (await reportedCount(server, sns)) === sns.length, 20_000);
   }
   return mowers;
+}
+
+async function reportedCount(server: TestServer, sns: string[]): Promise<number> {
+  await server.ctx.gateway.flush();
+  const rows = await server.ctx.db.select({ sn: deviceState.sn }).from(deviceState).where(and(inArray(deviceState.sn, sns), ne(deviceState.firmware, '')));
+  return rows.length;
 }
 
 export async function onlineCount(server: TestServer, sns: string[]): Promise<number> {
