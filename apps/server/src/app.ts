@@ -51,6 +51,9 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
+    // Start-up work grows with the fleet (marking a million mowers offline after a restart of the
+    // embedded broker): it must not be cut off by Fastify's 10 s plugin timer.
+    pluginTimeout: 0,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

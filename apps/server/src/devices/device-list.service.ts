@@ -58,9 +58,48 @@ export function toSummary(row: SummaryRow): DeviceSummary {
   };
 }
 
-export function filterConditions(f: DeviceFilter): SQL | undefined {
+/**
+ * A list query reads the registry (`devices`), the latest state, or both, whichever its filter and
+ * order need; the SN is in both. Reading one table where one is enough keeps deep pages and
+ * counts on a single index.
+ */
+interface Plan {
+  registry: boolean;
+  state: boolean;
+  /** The SN of the table that drives the query: the order's tie-breaker. */
+  sn: PgColumn;
+  sort: { column: PgColumn; kind: KeyKind; descending: boolean; name: DeviceSort };
+}
+
+type KeyKind = 'text' | 'int' | 'time';
+
+/** Every order is (column, sn) with a matching index, so a page is an index range. */
+const sortColumns: Record<string, { column?: PgColumn; kind: KeyKind }> = {
+  sn: { kind: 'text' },
+  createdAt: { column: devices.createdAt, kind: 'time' },
+  lastSeenAt: { column: deviceState.lastSeenAt, kind: 'time' },
+  battery: { column: deviceState.battery, kind: 'int' },
+  firmware: { column: deviceState.firmware, kind: 'text' },
+};
+
+function planOf(f: DeviceFilter): Plan {
+  const descending = f.sort.startsWith('-');
+  const { column, kind } = sortColumns[descending ? f.sort.slice(1) : f.sort]!;
+  const registry = Boolean(f.modelId || f.region || f.owner) || column === devices.createdAt;
+  const state =
+    Boolean(f.firmware || f.state || f.lastSeenFrom || f.lastSeenTo) || f.online !== undefined || (column !== undefined && column !== devices.createdAt);
+  const sn = registry || !state ? devices.sn : deviceState.sn;
+  return { registry: registry || !state, state, sn, sort: { column: column ?? sn, kind, descending, name: f.sort } };
+}
+
+/** The SN columns a condition on the SN goes on: both when both tables are read, so a merge join starts at the right key. */
+function snColumns(plan: Plan): PgColumn[] {
+  return plan.registry && plan.state ? [devices.sn, deviceState.sn] : [plan.sn];
+}
+
+export function filterConditions(f: DeviceFilter, plan = planOf(f)): SQL | undefined {
   const c: SQL[] = [];
-  if (f.sn) c.push(like(devices.sn, prefixPattern(f.sn)));
+  if (f.sn) for (const sn of snColumns(plan)) c.push(like(sn, prefixPattern(f.sn)));
   if (f.modelId) c.push(eq(devices.modelId, f.modelId));
   if (f.region) c.push(eq(devices.region, f.region));
   if (f.owner) c.push(eq(devices.owner, f.owner));
@@ -71,25 +110,6 @@ export function filterConditions(f: DeviceFilter): SQL | undefined {
   if (f.lastSeenFrom) c.push(gte(deviceState.lastSeenAt, new Date(f.lastSeenFrom)));
   if (f.lastSeenTo) c.push(lte(deviceState.lastSeenAt, new Date(f.lastSeenTo)));
   return c.length > 0 ? and(...c) : undefined;
-}
-
-type KeyKind = 'text' | 'int' | 'time';
-
-/**
- * Every order is (column, sn) with a matching index, so a page is an index range; the SN of the
- * same table breaks ties and makes the order total, which keyset cursors need.
- */
-const sorts: Record<string, { column: PgColumn; tie: PgColumn; kind: KeyKind }> = {
-  sn: { column: devices.sn, tie: devices.sn, kind: 'text' },
-  createdAt: { column: devices.createdAt, tie: devices.sn, kind: 'time' },
-  lastSeenAt: { column: deviceState.lastSeenAt, tie: deviceState.sn, kind: 'time' },
-  battery: { column: deviceState.battery, tie: deviceState.sn, kind: 'int' },
-  firmware: { column: deviceState.firmware, tie: deviceState.sn, kind: 'text' },
-};
-
-function sortOf(sort: DeviceSort) {
-  const descending = sort.startsWith('-');
-  return { ...sorts[descending ? sort.slice(1) : sort]!, descending, name: sort };
 }
 
 interface Cursor {
@@ -108,7 +128,7 @@ function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString('base64url');
 }
 
-function decodeCursor(raw: string, sort: ReturnType<typeof sortOf>): Cursor {
+function decodeCursor(raw: string, sort: Plan['sort']): Cursor {
   try {
     const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
     const keyOk = sort.kind === 'int' ? Number.isInteger(c.k) : sort.kind === 'time' ? typeof c.k === 'string' && !Number.isNaN(Date.parse(c.k)) : typeof c.k === 'string';
@@ -119,56 +139,68 @@ function decodeCursor(raw: string, sort: ReturnType<typeof sortOf>): Cursor {
   throw new AppError('INVALID_CURSOR');
 }
 
-function afterCursor(sort: ReturnType<typeof sortOf>, c: Cursor): SQL {
+function afterCursor(plan: Plan, c: Cursor): SQL {
+  const { sort } = plan;
+  const after = (left: SQL, right: SQL) => (sort.descending ? sql`${left} < ${right}` : sql`${left} > ${right}`);
+  if (sort.column === plan.sn) return and(...snColumns(plan).map((sn) => after(sql`${sn}`, sql`${c.k}`)))!;
   const key = sort.kind === 'time' ? sql`${c.k}::timestamptz` : sort.kind === 'int' ? sql`${c.k}::int` : sql`${c.k}`;
-  const left = sort.column === sort.tie ? sql`${sort.column}` : sql`(${sort.column}, ${sort.tie})`;
-  const right = sort.column === sort.tie ? key : sql`(${key}, ${c.n})`;
-  return sort.descending ? sql`${left} < ${right}` : sql`${left} > ${right}`;
+  return after(sql`(${sort.column}, ${plan.sn})`, sql`(${key}, ${c.n})`);
 }
 
-function baseQuery(db: Db) {
+/** `select <columns> from` the plan's table(s). */
+function fromPlan<T extends Record<string, PgColumn>>(db: Db, plan: Plan, columns: T) {
+  const query = db.select(columns).from(plan.registry ? devices : deviceState).$dynamic();
+  return plan.registry && plan.state ? query.innerJoin(deviceState, eq(deviceState.sn, devices.sn)) : query;
+}
+
+/**
+ * One page in the requested order, after a cursor (keyset) or at an offset. The page's SNs come
+ * first from the plan's indexes alone (a deep offset skips index entries, not joined rows), then
+ * the columns for just those SNs. Exported for the plan test.
+ */
+export function pageQuery(db: Db, filter: DeviceFilter, limit: number, opts: { cursor?: string; offset?: number }) {
+  const plan = planOf(filter);
+  const { sort } = plan;
+  const cursor = opts.cursor ? decodeCursor(opts.cursor, sort) : undefined;
+  const order = (sortColumn: PgColumn, sn: PgColumn) =>
+    (sortColumn === sn ? [sn] : [sortColumn, sn]).map((c) => (sort.descending ? desc(c) : asc(c)));
+  const page = fromPlan(db, plan, { sn: plan.sn })
+    .where(and(filterConditions(filter, plan), cursor ? afterCursor(plan, cursor) : undefined))
+    .orderBy(...order(sort.column, plan.sn))
+    .limit(limit)
+    .offset(opts.offset ?? 0)
+    .as('page');
   return db
     .select(summaryColumns)
-    .from(devices)
-    .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
+    .from(page)
+    .innerJoin(devices, eq(devices.sn, page.sn))
+    .innerJoin(deviceState, eq(deviceState.sn, page.sn))
     .innerJoin(productModels, eq(productModels.id, devices.modelId))
-    .$dynamic();
+    .orderBy(...order(sort.column === plan.sn ? devices.sn : sort.column, devices.sn));
 }
 
-/** One page in the requested order, after a cursor when given (keyset) or at an offset. */
-async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: { cursor?: Cursor; offset?: number }) {
-  const sort = sortOf(filter.sort);
-  const where = and(filterConditions(filter), opts.cursor ? afterCursor(sort, opts.cursor) : undefined);
-  const order = sort.column === sort.tie ? [sort.column] : [sort.column, sort.tie];
-  const rows = (await baseQuery(db)
-    .where(where)
-    .orderBy(...order.map((c) => (sort.descending ? desc(c) : asc(c))))
-    .limit(limit)
-    .offset(opts.offset ?? 0)) as SummaryRow[];
+async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: { cursor?: string; offset?: number }) {
+  const { sort } = planOf(filter);
+  const rows = (await pageQuery(db, filter, limit, opts)) as SummaryRow[];
   const last = rows[rows.length - 1];
   const next = rows.length === limit && last ? encodeCursor({ s: sort.name, k: keyOf(last, sort.kind, sort.name), n: last.sn }) : null;
   return { rows, next };
 }
 
 export async function listDevices(db: Db, query: DeviceListQuery): Promise<DevicePage> {
-  const sort = sortOf(query.sort);
-  const cursor = query.cursor ? decodeCursor(query.cursor, sort) : undefined;
-  const { rows, next } = await pageRows(db, query, query.pageSize, cursor ? { cursor } : { offset: pageOffset(query) });
-  const where = filterConditions(query);
-  const { total, exact } = await countMatches(db, () =>
-    db.select({ one: devices.sn }).from(devices).innerJoin(deviceState, eq(deviceState.sn, devices.sn)).where(where).$dynamic(),
-  );
+  const plan = planOf(query);
+  const { rows, next } = await pageRows(db, query, query.pageSize, query.cursor ? { cursor: query.cursor } : { offset: pageOffset(query) });
+  const { total, exact } = await countMatches(db, () => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(query, plan)));
   return { list: rows.map(toSummary), total, totalExact: exact, nextCursor: next };
 }
 
 /** Every matching device in order, a keyset page at a time: constant memory for any size. */
 export async function* allDevices(db: Db, filter: DeviceFilter, batch = 1000): AsyncGenerator<DeviceSummary[]> {
-  const sort = sortOf(filter.sort);
-  let cursor: Cursor | undefined;
+  let cursor: string | undefined;
   for (;;) {
     const { rows, next } = await pageRows(db, filter, batch, { cursor });
     if (rows.length > 0) yield rows.map(toSummary);
     if (!next) return;
-    cursor = decodeCursor(next, sort);
+    cursor = next;
   }
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -15,6 +16,12 @@ import {
 } from 'drizzle-orm/pg-core';
 import { productModels } from '../product/product.sql.ts';
 
+/**
+ * SNs compare byte by byte (COLLATE "C") whatever the database's collation: the primary key then
+ * serves both `LIKE 'ABC%'` and the SN order, and SNs sort the same on every database.
+ */
+const snText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
 /** `last_seen_at` of a device never heard from; kept NOT NULL so keyset paging needs no NULL rules. */
 export const NEVER_SEEN = new Date(0);
 /** `battery` before the first telemetry. */
@@ -24,7 +31,7 @@ export const BATTERY_UNKNOWN = -1;
 export const devices = pgTable(
   'devices',
   {
-    sn: text('sn').primaryKey(),
+    sn: snText('sn').primaryKey(),
     modelId: integer('model_id')
       .notNull()
       .references(() => productModels.id),
@@ -40,8 +47,6 @@ export const devices = pgTable(
     secretRotatedAt: timestamp('secret_rotated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // SN prefix search (LIKE 'ABC%') whatever the database collation.
-    index('devices_sn_pattern').on(t.sn.op('text_pattern_ops')),
     index('devices_model_sn').on(t.modelId, t.sn),
     index('devices_region_sn').on(t.region, t.sn),
     index('devices_owner_sn').on(t.owner, t.sn),
@@ -58,7 +63,7 @@ export type DeviceRow = typeof devices.$inferSelect;
 export const deviceState = pgTable(
   'device_state',
   {
-    sn: text('sn')
+    sn: snText('sn')
       .primaryKey()
       .references(() => devices.sn, { onDelete: 'cascade' }),
     online: boolean('online').notNull().default(false),
@@ -84,7 +89,8 @@ export const deviceState = pgTable(
     index('device_state_seen_sn').on(t.lastSeenAt, t.sn),
     index('device_state_battery_sn').on(t.battery, t.sn),
     index('device_state_firmware_sn').on(t.firmware, t.sn),
-    index('device_state_state_sn').on(t.state, t.sn),
+    // A state filter other than offline always means online too (a disconnected mower shows offline).
+    index('device_state_online_state_sn').on(t.state, t.sn).where(sql`${t.online}`),
     // Online count and the staleness sweep read only the online rows.
     index('device_state_online_seen').on(t.lastSeenAt).where(sql`${t.online}`),
   ],

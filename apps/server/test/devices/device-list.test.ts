@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { DevicePage, DeviceSummary } from '@mowerline/contract';
+import { deviceListQuerySchema, type DevicePage, type DeviceSummary } from '@mowerline/contract';
+import { pageQuery } from '../../src/devices/device-list.service.ts';
 import type { TestServer } from '../harness.ts';
 import { EN, operatorToken, startDeviceServer } from './fixtures.ts';
 
@@ -135,20 +136,48 @@ describe('device list on 100k devices', () => {
     expect((await list('unknown=1')).status).toBe(400);
   });
 
-  it('reads each page through indexes, never a scan of the whole table', async () => {
-    const plan = async (query: string) => {
-      const result = await server.ctx.db.execute(sql.raw(`explain ${query}`));
-      return (result as unknown as { rows: Array<Record<string, string>> }).rows.map((r) => Object.values(r)[0]).join('\n');
+  it('walks an SN prefix by cursor, alone and with a state filter, the same as by offset', async () => {
+    for (const filter of ['sn=S0001', 'sn=S0001&state=mowing', 'sn=S0001&sort=-sn&online=true']) {
+      const byOffset = [...(await page(`${filter}&pageSize=100`)).list, ...(await page(`${filter}&page=2&pageSize=100`)).list];
+      const walked: DeviceSummary[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 2 && (i === 0 || cursor); i++) {
+        const data: DevicePage = await page(`${filter}&pageSize=100${cursor ? `&cursor=${cursor}` : ''}`);
+        walked.push(...data.list);
+        cursor = data.nextCursor;
+      }
+      expect(walked.map((d) => d.sn), filter).toEqual(byOffset.map((d) => d.sn));
+      expect(walked.length, filter).toBeGreaterThan(0);
+      for (const d of walked) expect(d.sn.startsWith(new URLSearchParams(filter).get('sn')!), filter).toBe(true);
+    }
+    const prefixed = await page('sn=S00012&pageSize=100');
+    expect(prefixed.total).toBe(100);
+    expect(prefixed.list.map((d) => d.sn)).toEqual(range((g) => sn(g).startsWith('S00012')).slice(0, 100).map(sn));
+    expect((await page('sn=S00012&state=mowing&pageSize=100')).list.every((d) => d.state === 'mowing')).toBe(true);
+  });
+
+  it('reads each page and count through indexes, never a scan of the whole table', async () => {
+    const db = server.ctx.db;
+    const explain = async (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+      const { sql: text, params } = q.toSQL();
+      const client = (db as unknown as { $client: { query(t: string, p: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> } }).$client;
+      const result = await client.query(`explain ${text}`, params);
+      return result.rows.map((r) => Object.values(r)[0]).join('\n');
     };
-    const join = 'from devices d join device_state s on s.sn = d.sn join product_models m on m.id = d.model_id';
-    for (const q of [
-      `select d.sn ${join} order by d.sn limit 20`,
-      `select d.sn ${join} order by s.battery desc, s.sn desc limit 20`,
-      `select d.sn ${join} where d.sn like 'S00123%' order by d.sn limit 20`,
-      `select d.sn ${join} where d.owner = 'owner5' order by d.sn limit 20`,
+    const first = await page('sn=S0005&pageSize=20');
+    for (const query of [
+      'pageSize=20',
+      'page=4001&pageSize=20',
+      `sn=S0005&pageSize=20&cursor=${first.nextCursor}`,
+      'sn=S00123&pageSize=20',
+      'sn=S0001&state=mowing&pageSize=20',
+      'sort=-battery&pageSize=20',
+      'owner=owner5&pageSize=20',
+      'firmware=2.0.0&sort=lastSeenAt&pageSize=20',
     ]) {
-      const text = await plan(q);
-      expect(text, q).not.toMatch(/Seq Scan on (devices|device_state)/);
+      const q = deviceListQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
+      const text = await explain(pageQuery(db, q, q.pageSize, q.cursor ? { cursor: q.cursor } : { offset: (q.page - 1) * q.pageSize }));
+      expect(text, query).not.toMatch(/Seq Scan on (devices|device_state)/);
     }
   });
 
