@@ -5,25 +5,36 @@ import { barrierTopic, commandResponseFilter, ingestFilters, shared } from './to
 
 export type MessageHandler = (topic: string, payload: Buffer) => void;
 
+/** How the server meets its devices' broker: ingest and command responses in, publishing out. */
+export interface Bus {
+  connected(): boolean;
+  publish(topic: string, payload: unknown, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /** Extra subscriptions for later features (shell sessions, OTA); returns the way to undo it. */
+  listen(filter: string, handler: MessageHandler): Promise<() => Promise<void>>;
+  /** Waits until everything the broker routed to this node before now has been handed to the handlers. */
+  drain(timeoutMs?: number): Promise<boolean>;
+  /** Stops taking upstream device messages (shutdown). */
+  stopIngest(): Promise<void>;
+  end(): Promise<void>;
+}
+
 export interface BusOptions {
   url: string;
   username?: string;
   password?: string;
   nodeId: string;
-  /** MQTT 5 towards external brokers; 3.1.1 towards aedes, which speaks nothing newer. */
-  protocolVersion: 4 | 5;
-  /** Shared-subscription group for the upstream topics; undefined with the embedded broker (one node). */
-  shareGroup?: string;
+  /** Shared-subscription group for the upstream topics: each message goes to one node of the group. */
+  shareGroup: string;
   onIngest: MessageHandler;
   onCommandResponse: MessageHandler;
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
 
 /**
- * The server's one MQTT client, the same against the embedded and an external broker: ingest
- * subscriptions, command responses, publishing to devices, and a barrier to drain on shutdown.
+ * The server's MQTT client towards an external broker: ingest subscriptions (shared between
+ * nodes), command responses, publishing to devices, and a barrier to drain on shutdown.
  */
-export class Bus {
+export class MqttBus implements Bus {
   private readonly barriers = new Map<string, () => void>();
   private readonly listeners = new Set<{ filter: string; handler: MessageHandler }>();
   private readonly ingestSubscriptions: string[];
@@ -36,22 +47,22 @@ export class Bus {
     client.on('message', (topic, payload) => this.dispatch(topic, payload));
   }
 
-  static async connect(opts: BusOptions): Promise<Bus> {
+  static async connect(opts: BusOptions): Promise<MqttBus> {
     const options: IClientOptions = {
       clientId: `mowerline-server-${opts.nodeId}`,
       username: opts.username,
       password: opts.password,
-      protocolVersion: opts.protocolVersion,
+      protocolVersion: 5,
       clean: true,
       keepalive: 30,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
       // A large receive window so the broker never throttles the platform behind device traffic.
-      properties: opts.protocolVersion === 5 ? { receiveMaximum: 65_535 } : undefined,
+      properties: { receiveMaximum: 65_535 },
     };
     // No retries here: a broker that is down at start is reported at once (gateway.ts).
     const client = await mqtt.connectAsync(opts.url, options, false);
-    const bus = new Bus(client, opts);
+    const bus = new MqttBus(client, opts);
     client.on('error', (err) => opts.log.warn({ err }, 'broker connection error'));
     client.on('offline', () => opts.log.warn({}, 'broker connection lost; reconnecting'));
     await client.subscribeAsync([...bus.ingestSubscriptions, commandResponseFilter, barrierTopic(opts.nodeId)], { qos: 1 });
@@ -66,7 +77,6 @@ export class Bus {
     await this.client.publishAsync(topic, typeof payload === 'string' ? payload : JSON.stringify(payload), { qos: opts.qos ?? 1, retain: opts.retain ?? false });
   }
 
-  /** Extra subscriptions for later features (shell sessions, OTA); returns the way to undo it. */
   async listen(filter: string, handler: MessageHandler): Promise<() => Promise<void>> {
     const entry = { filter, handler };
     this.listeners.add(entry);
@@ -77,10 +87,7 @@ export class Bus {
     };
   }
 
-  /**
-   * Waits until everything the broker routed to this client before now has been handed to the
-   * handlers: a QoS 1 message to our own barrier topic arrives after them on the same connection.
-   */
+  /** A QoS 1 message to our own barrier topic arrives after everything before it on the same connection. */
   async drain(timeoutMs = 5000): Promise<boolean> {
     if (!this.client.connected) return false;
     const nonce = randomBytes(8).toString('hex');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { SN_PATTERN } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { devices } from '../devices/devices.sql.ts';
@@ -37,16 +37,68 @@ export function sameString(a: string, b: string): boolean {
 
 export type DeviceAuthResult = 'ok' | 'unknown' | 'secret' | 'disabled' | 'clientId';
 
-/** May this SN connect with this secret and client id? One indexed lookup, one hash. */
-export async function checkDeviceCredentials(db: Db, username: string, password: string, clientId: string): Promise<DeviceAuthResult> {
-  if (!SN_PATTERN.test(username) || password.length === 0 || password.length > 256) return 'unknown';
-  if (clientId !== username) return 'clientId';
-  const [row] = await db
-    .select({ hash: devices.secretHash, salt: devices.secretSalt, enabled: devices.enabled })
-    .from(devices)
-    .where(eq(devices.sn, username))
-    .limit(1);
-  if (!row) return 'unknown';
-  if (!secretMatches(password, row.hash, row.salt)) return 'secret';
-  return row.enabled ? 'ok' : 'disabled';
+interface CredentialRow {
+  sn: string;
+  hash: string;
+  salt: string;
+  enabled: boolean;
+}
+
+interface Waiting {
+  resolve(row: CredentialRow | undefined): void;
+  reject(err: unknown): void;
+}
+
+/** SNs per lookup query. */
+const LOOKUP_BATCH = 5000;
+
+/**
+ * May this SN connect with this secret and client id? Lookups are batched: while one query runs,
+ * every SN asked meanwhile waits for the next single `sn = any(…)` query. A reconnect storm of the
+ * whole fleet (a broker or server restart) then costs tens of queries instead of one per mower; on
+ * the embedded database's single connection, one query per connect queued behind the ingest's
+ * writes until connects timed out (bench/ingest.ts, 10,000 mowers).
+ */
+export class DeviceCredentials {
+  private waiting = new Map<string, Waiting[]>();
+  private running = false;
+
+  constructor(private readonly db: Db) {}
+
+  async check(username: string, password: string, clientId: string): Promise<DeviceAuthResult> {
+    if (!SN_PATTERN.test(username) || password.length === 0 || password.length > 256) return 'unknown';
+    if (clientId !== username) return 'clientId';
+    const row = await this.lookup(username);
+    if (!row) return 'unknown';
+    if (!secretMatches(password, row.hash, row.salt)) return 'secret';
+    return row.enabled ? 'ok' : 'disabled';
+  }
+
+  private lookup(sn: string): Promise<CredentialRow | undefined> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(sn);
+      if (list) list.push({ resolve, reject });
+      else this.waiting.set(sn, [{ resolve, reject }]);
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run() {
+    this.running = true;
+    while (this.waiting.size > 0) {
+      const batch = new Map([...this.waiting].slice(0, LOOKUP_BATCH));
+      for (const sn of batch.keys()) this.waiting.delete(sn);
+      try {
+        const rows = await this.db
+          .select({ sn: devices.sn, hash: devices.secretHash, salt: devices.secretSalt, enabled: devices.enabled })
+          .from(devices)
+          .where(sql`${devices.sn} = any(${sql.param([...batch.keys()])}::text[])`);
+        const bySn = new Map(rows.map((r) => [r.sn, r]));
+        for (const [sn, list] of batch) for (const w of list) w.resolve(bySn.get(sn));
+      } catch (err) {
+        for (const list of batch.values()) for (const w of list) w.reject(err);
+      }
+    }
+    this.running = false;
+  }
 }

@@ -7,20 +7,18 @@ import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { deviceMayPublish, deviceMaySubscribe } from '@mowerline/contract';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
 import type { Counters } from './counters.ts';
-import { checkDeviceCredentials, sameString } from './device-credentials.ts';
+import type { DeviceCredentials } from './device-credentials.ts';
 import { KICK_TOPIC, kickPayloadSchema } from './topics.ts';
-
-export interface ServerCredential {
-  username: string;
-  password: string;
-}
+import { LocalBus } from './local-bus.ts';
+import type { MessageHandler } from './bus.ts';
 
 export interface EmbeddedBroker {
   tcpPort(): number | null;
   tlsPort(): number | null;
   connectedDevices(): number;
+  /** The server's own subscriptions and publishing, inside the broker. */
+  bus(opts: { onIngest: MessageHandler; onCommandResponse: MessageHandler }): Promise<LocalBus>;
   /** Hands an upgraded WebSocket (as a stream) to the broker. */
   handle(stream: Duplex, request: IncomingMessage): void;
   /** Stops accepting connections and disconnects every device (their wills fire). */
@@ -46,24 +44,21 @@ function listen(server: Server, port: number, host: string, what: string): Promi
 /**
  * The broker `npm start` runs in-process (aedes): MQTT over TCP, over TLS when a certificate is
  * configured, and over WebSocket through the HTTP server. It authenticates devices against the SN
- * registry and enforces the device ACL; the server itself is just one more (privileged) client.
+ * registry and enforces the device ACL. Every MQTT client is a device: the server itself
+ * subscribes and publishes inside the broker (local-bus.ts).
  */
-export async function startEmbeddedBroker(opts: { config: Config; db: Db; counters: Counters; server: ServerCredential; log: { warn(o: object, m: string): void } }): Promise<EmbeddedBroker> {
-  const { config, db, counters } = opts;
-  const serverClients = new WeakSet<Client>();
+export async function startEmbeddedBroker(opts: {
+  config: Config;
+  credentials: DeviceCredentials;
+  counters: Counters;
+  log: { warn(o: object, m: string): void };
+}): Promise<EmbeddedBroker> {
+  const { config, credentials, counters } = opts;
 
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
       const secret = password?.toString('utf8') ?? '';
-      if (username && username === opts.server.username) {
-        if (sameString(secret, opts.server.password)) {
-          serverClients.add(client);
-          return done(null, true);
-        }
-        counters.inc('connect.refused.server');
-        return done(refusal(4, 'bad credentials'), false);
-      }
-      checkDeviceCredentials(db, username ?? '', secret, client.id).then(
+      credentials.check(username ?? '', secret, client.id).then(
         (result) => {
           if (result === 'ok') {
             counters.inc('connect.accepted');
@@ -79,13 +74,13 @@ export async function startEmbeddedBroker(opts: { config: Config; db: Db; counte
       );
     },
     authorizePublish(client, packet, callback) {
-      if (!client || serverClients.has(client)) return callback(null);
+      if (!client) return callback(null);
       if (deviceMayPublish(client.id, packet.topic)) return callback(null);
       counters.inc('publish.denied');
       callback(new Error('topic not allowed'));
     },
     authorizeSubscribe(client, subscription, callback) {
-      if (serverClients.has(client) || deviceMaySubscribe(client.id, subscription.topic)) return callback(null, subscription);
+      if (deviceMaySubscribe(client.id, subscription.topic)) return callback(null, subscription);
       counters.inc('subscribe.denied');
       callback(null, null);
     },
@@ -93,9 +88,7 @@ export async function startEmbeddedBroker(opts: { config: Config; db: Db; counte
 
   // aedes keeps its client table private; this one holds the connected devices by SN.
   const devicesById = new Map<string, Client>();
-  broker.on('client', (client) => {
-    if (!serverClients.has(client)) devicesById.set(client.id, client);
-  });
+  broker.on('client', (client) => devicesById.set(client.id, client));
   broker.on('clientDisconnect', (client) => {
     if (devicesById.get(client.id) === client) devicesById.delete(client.id);
   });
@@ -141,6 +134,7 @@ export async function startEmbeddedBroker(opts: { config: Config; db: Db; counte
     tcpPort: () => tcpPort,
     tlsPort: () => tlsPort,
     connectedDevices: () => devicesById.size,
+    bus: (handlers) => LocalBus.create(broker, { ...handlers, log: opts.log }),
     handle(stream, request) {
       if (accepting) handle(stream, request);
       else stream.destroy();

@@ -16,7 +16,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { devices } from '../devices/devices.sql.ts';
 import { ok } from '../http/envelope.ts';
-import { checkDeviceCredentials, sameString } from './device-credentials.ts';
+import { sameString } from './device-credentials.ts';
 
 const allow = (superuser = false) => ({ result: 'allow' as const, is_superuser: superuser });
 const deny = { result: 'deny' as const, is_superuser: false };
@@ -47,7 +47,7 @@ export async function gatewayRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post('/api/device-auth/mqtt', { schema: { tags: ['device-auth'], body: brokerAuthBodySchema, response: brokerResponses } }, async (request, reply) => {
     const { username, password, clientid } = request.body;
     if (isServer(username)) return sameString(password, server!.password) ? allow(true) : reply.status(403).send(deny);
-    const result = await checkDeviceCredentials(ctx.db, username, password, clientid || username);
+    const result = await ctx.gateway.checkDevice(username, password, clientid || username);
     return result === 'ok' ? allow() : reply.status(403).send(deny);
   });
 

@@ -8,10 +8,11 @@ import type { Db } from '../db/client.ts';
 import { deviceState } from '../devices/devices.sql.ts';
 import { createNotifier } from '../messages/notify.ts';
 import { createBatchWriter, type NewEvent } from './batch-writer.ts';
-import { Bus, type MessageHandler } from './bus.ts';
+import { MqttBus, type Bus, type MessageHandler } from './bus.ts';
 import { CommandChannel } from './commands.ts';
 import { Counters } from './counters.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.ts';
+import { DeviceCredentials, type DeviceAuthResult } from './device-credentials.ts';
 import { Ingest } from './ingest.ts';
 import { markAllOffline, startMaintenance } from './maintenance.ts';
 import { KICK_TOPIC } from './topics.ts';
@@ -39,14 +40,16 @@ export interface Gateway {
   /** Writes every buffered message now (tests, shutdown). */
   flush(): Promise<void>;
   stats(): { brokerConnected: boolean; clients: number | null; counters: Record<string, number>; pending: number };
+  /** May this device connect (the embedded broker and the external broker's auth hook both ask)? */
+  checkDevice(username: string, password: string, clientId: string): Promise<DeviceAuthResult>;
   /** For the WebSocket listener on the HTTP server. */
   handleWebSocket(stream: Duplex, request: IncomingMessage): void;
 }
 
 /**
- * The device gateway of one server node. Embedded mode starts aedes in-process and connects to it
- * as a client over loopback with a per-process random credential; external mode connects to
- * MQTT_URL. Either way the same Bus → Ingest → batch writer path runs.
+ * The device gateway of one server node. Embedded mode starts aedes in-process and meets it inside
+ * the process (LocalBus); external mode connects to MQTT_URL (MqttBus). Either way the same
+ * Bus → Ingest → batch writer path runs.
  */
 export function createGateway(config: Config, db: Db, log: Log): Gateway {
   const nodeId = randomBytes(6).toString('hex');
@@ -57,6 +60,7 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
   let bus: Bus | undefined;
   let maintenance: { stop(): Promise<void> } | undefined;
   const notifying = new Set<Promise<void>>();
+  const credentials = new DeviceCredentials(db);
 
   const notifyCritical = (events: NewEvent[]) => {
     const critical = events.filter((e) => e.severity === 'critical');
@@ -99,35 +103,22 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
     nodeId,
     mode,
     async start() {
-      let url: string;
-      let username: string | undefined;
-      let password: string | undefined;
+      const handlers = {
+        onIngest: (topic: string, payload: Buffer) => ingest.accept(topic, payload),
+        onCommandResponse: (topic: string, payload: Buffer) => commands.handleResponse(topic, payload),
+      };
       if (config.mqttUrl) {
         const parsed = new URL(config.mqttUrl);
-        username = decodeURIComponent(parsed.username) || undefined;
-        password = decodeURIComponent(parsed.password) || undefined;
+        const username = decodeURIComponent(parsed.username) || undefined;
+        const password = decodeURIComponent(parsed.password) || undefined;
         parsed.username = '';
         parsed.password = '';
-        url = parsed.toString();
+        bus = await connectBus({ url: parsed.toString(), username, password, nodeId, shareGroup: config.mqttShareGroup, ...handlers, log });
       } else {
         await markAllOffline(db);
-        username = `mowerline-server-${nodeId}`;
-        password = randomBytes(32).toString('base64url');
-        broker = await startEmbeddedBroker({ config, db, counters, server: { username, password }, log });
-        const host = ['0.0.0.0', '::', ''].includes(config.mqttHost) ? '127.0.0.1' : config.mqttHost;
-        url = `mqtt://${host.includes(':') ? `[${host}]` : host}:${broker.tcpPort()}`;
+        broker = await startEmbeddedBroker({ config, credentials, counters, log });
+        bus = await broker.bus(handlers);
       }
-      bus = await connectBus({
-        url,
-        username,
-        password,
-        nodeId,
-        protocolVersion: mode === 'external' ? 5 : 4,
-        shareGroup: mode === 'external' ? config.mqttShareGroup : undefined,
-        onIngest: (topic, payload) => ingest.accept(topic, payload),
-        onCommandResponse: (topic, payload) => commands.handleResponse(topic, payload),
-        log,
-      });
       maintenance = startMaintenance(db, { staleSeconds: config.deviceStaleSeconds, retentionDays: config.telemetryRetentionDays, log });
       log.info({ mode, nodeId, mqttPort: broker?.tcpPort() ?? null }, 'device gateway started');
     },
@@ -172,6 +163,7 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
       counters: counters.snapshot(),
       pending: ingest.size(),
     }),
+    checkDevice: (username, password, clientId) => credentials.check(username, password, clientId),
     handleWebSocket(stream, request) {
       if (broker) broker.handle(stream, request);
       else stream.destroy();
@@ -180,9 +172,9 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
 }
 
 /** The broker must be reachable at start: a clear message beats a server that silently ingests nothing. */
-async function connectBus(opts: Parameters<typeof Bus.connect>[0]): Promise<Bus> {
+async function connectBus(opts: Parameters<typeof MqttBus.connect>[0]): Promise<Bus> {
   try {
-    return await Bus.connect(opts);
+    return await MqttBus.connect(opts);
   } catch (err) {
     throw new Error(`cannot connect to the MQTT broker at ${stripCredentials(opts.url)}: ${(err as Error).message}`, { cause: err });
   }
