@@ -87,7 +87,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     audit: createAudit(db),
     notify: createNotifier(db),
     guard: createGuard(app, db),
-    gateway: createGateway(config, db, app.log),
+    gateway: createGateway(config, database, app.log),
   };
 
   await app.register(async (scope) => {

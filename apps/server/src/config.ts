@@ -24,6 +24,7 @@ const envSchema = z.object({
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('mowerline'),
   TELEMETRY_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   TELEMETRY_BATCH_MAX: z.coerce.number().int().min(1).max(5000).default(500),
+  TELEMETRY_WRITERS: z.coerce.number().int().min(1).max(16).default(4),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   DEVICE_STALE_SECONDS: z.coerce.number().int().min(30).max(86_400).default(180),
   FLEET_SIZE: int(50),
@@ -82,6 +83,8 @@ export interface Config {
   mqttShareGroup: string;
   telemetryFlushMs: number;
   telemetryBatchMax: number;
+  /** Telemetry writers side by side (PostgreSQL; PGlite has one connection, so one writer). */
+  telemetryWriters: number;
   telemetryRetentionDays: number;
   deviceStaleSeconds: number;
   /** Simulated mowers `npm start` runs for the demo; 0 turns the demo fleet off. */
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     telemetryFlushMs: e.TELEMETRY_FLUSH_MS,
     telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
+    telemetryWriters: e.TELEMETRY_WRITERS,
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     deviceStaleSeconds: e.DEVICE_STALE_SECONDS,
     fleetSize: e.FLEET_SIZE,

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { messageKinds } from '@mowerline/contract';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { deviceState } from '../devices/devices.sql.ts';
 import { createNotifier } from '../messages/notify.ts';
 import { createBatchWriter, type NewEvent } from './batch-writer.ts';
@@ -51,7 +51,8 @@ export interface Gateway {
  * the process (LocalBus); external mode connects to MQTT_URL (MqttBus). Either way the same
  * Bus → Ingest → batch writer path runs.
  */
-export function createGateway(config: Config, db: Db, log: Log): Gateway {
+export function createGateway(config: Config, database: Database, log: Log): Gateway {
+  const { db } = database;
   const nodeId = randomBytes(6).toString('hex');
   const counters = new Counters();
   const mode = config.mqttUrl ? 'external' : 'embedded';
@@ -78,6 +79,7 @@ export function createGateway(config: Config, db: Db, log: Log): Gateway {
   const ingest = new Ingest(createBatchWriter(db, counters, notifyCritical), counters, {
     flushMs: config.telemetryFlushMs,
     batchMax: config.telemetryBatchMax,
+    writers: database.kind === 'postgres' ? config.telemetryWriters : 1,
     maxPending: 200_000,
     maxAttempts: 5,
     log,

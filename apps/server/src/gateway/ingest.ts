@@ -32,27 +32,37 @@ const schemas = {
 
 export type WriteBatch = (batch: Batch) => Promise<void>;
 
+interface IngestOptions {
+  flushMs: number;
+  batchMax: number;
+  maxPending: number;
+  maxAttempts: number;
+  /** Independent writers; a device always goes to the same one (see Ingest). */
+  writers: number;
+  log: { warn(o: object, m: string): void; debug(o: object, m: string): void };
+}
+
 /**
- * Validates upstream messages and buffers them; a writer flushes the buffer every `flushMs` or when
- * `batchMax` messages wait. Anything malformed is dropped and counted here and goes no further.
- * A failed write keeps the rows and retries; after `maxAttempts` the batch is dropped and counted
- * so one poisonous batch cannot stall the fleet.
+ * Validates upstream messages and hands them to writer lanes. Each device belongs to one lane
+ * (a hash of its SN), so its messages are written in order by one flush at a time, while lanes
+ * write side by side on their own connections: one writer left the database idle between flushes
+ * and kept a standing queue at 10,000 msg/s (bench/ingest.ts). Lanes never touch the same
+ * device rows, so concurrent flushes cannot deadlock on them.
  */
 export class Ingest {
-  private pending: Batch = { telemetry: [], statuses: [], events: [] };
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
-  private failures = 0;
-  private stopped = false;
+  private readonly lanes: Lane[];
 
   constructor(
-    private readonly write: WriteBatch,
+    write: WriteBatch,
     private readonly counters: Counters,
-    private readonly opts: { flushMs: number; batchMax: number; maxPending: number; maxAttempts: number; log: { warn(o: object, m: string): void; debug(o: object, m: string): void } },
-  ) {}
+    private readonly opts: IngestOptions,
+  ) {
+    const perLane = { ...opts, maxPending: Math.ceil(opts.maxPending / opts.writers) };
+    this.lanes = Array.from({ length: Math.max(1, opts.writers) }, () => new Lane(write, counters, perLane));
+  }
 
   size(): number {
-    return this.pending.telemetry.length + this.pending.statuses.length + this.pending.events.length;
+    return this.lanes.reduce((n, lane) => n + lane.size(), 0);
   }
 
   /** One message from the broker. Never throws. */
@@ -73,11 +83,65 @@ export class Ingest {
       const v = (json as { v?: unknown } | null)?.v;
       return this.drop(v !== undefined && v !== PROTOCOL_VERSION ? 'version' : 'schema', where.sn);
     }
-    const item = { sn: where.sn, receivedAt, body: parsed.data };
+    this.counters.inc(`accepted.${kind}`);
+    this.laneOf(where.sn).push(kind, { sn: where.sn, receivedAt, body: parsed.data });
+  }
+
+  /** Writes everything buffered in every lane (one flush at a time per lane). */
+  async flush(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.flush()));
+  }
+
+  /** Writes until every buffer is empty; terminates because a failing batch is dropped after maxAttempts. */
+  async drain(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.drain()));
+  }
+
+  /** Final flush on shutdown. */
+  async stop(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.stop()));
+  }
+
+  private laneOf(sn: string): Lane {
+    if (this.lanes.length === 1) return this.lanes[0]!;
+    // FNV-1a: cheap, and spreads sequential SNs evenly.
+    let h = 0x811c9dc5;
+    for (let i = 0; i < sn.length; i++) h = Math.imul(h ^ sn.charCodeAt(i), 0x01000193);
+    return this.lanes[(h >>> 0) % this.lanes.length]!;
+  }
+
+  private drop(reason: string, sn: string) {
+    this.counters.inc(`dropped.${reason}`);
+    this.opts.log.debug({ sn, reason }, 'dropped a device message');
+  }
+}
+
+/**
+ * One writer: buffers messages and flushes every `flushMs` or when `batchMax` messages wait.
+ * A failed write keeps the rows and retries; after `maxAttempts` the batch is dropped and counted
+ * so one poisonous batch cannot stall the fleet.
+ */
+class Lane {
+  private pending: Batch = { telemetry: [], statuses: [], events: [] };
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private failures = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly write: WriteBatch,
+    private readonly counters: Counters,
+    private readonly opts: IngestOptions,
+  ) {}
+
+  size(): number {
+    return count(this.pending);
+  }
+
+  push(kind: keyof typeof schemas, item: Received<unknown>): void {
     if (kind === deviceTopics.telemetry) this.pending.telemetry.push(item as Received<Telemetry>);
     else if (kind === deviceTopics.status) this.pending.statuses.push(item as Received<DeviceStatus>);
     else this.pending.events.push(item as Received<EventPayload>);
-    this.counters.inc(`accepted.${kind}`);
     this.trim();
     if (this.size() >= this.opts.batchMax) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs);
@@ -137,11 +201,6 @@ export class Ingest {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.drain();
-  }
-
-  private drop(reason: string, sn: string) {
-    this.counters.inc(`dropped.${reason}`);
-    this.opts.log.debug({ sn, reason }, 'dropped a device message');
   }
 
   /** Bounded memory while the database is away: the oldest telemetry goes first. */
