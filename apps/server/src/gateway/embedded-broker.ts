@@ -11,6 +11,7 @@ import type { Counters } from './counters.ts';
 import type { DeviceCredentials } from './device-credentials.ts';
 import { KICK_TOPIC, kickPayloadSchema } from './topics.ts';
 import { LocalBus } from './local-bus.ts';
+import { IndexedRetainedPersistence } from './retained-index.ts';
 import type { MessageHandler } from './bus.ts';
 
 export interface EmbeddedBroker {
@@ -56,6 +57,7 @@ export async function startEmbeddedBroker(opts: {
   const { config, credentials, counters } = opts;
 
   const broker = await Aedes.createBroker({
+    persistence: new IndexedRetainedPersistence(),
     authenticate(client, username, password, done) {
       const secret = password?.toString('utf8') ?? '';
       credentials.check(username ?? '', secret, client.id).then(
