@@ -2,7 +2,9 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PGlite } from '@electric-sql/pglite';
 import * as schema from './schema.ts';
+import { PGliteThread } from './pglite-thread.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -17,7 +19,7 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 
 /**
  * The one database client: PostgreSQL when a URL is given, else embedded PGlite in `dataDir`
- * (or in memory when `dataDir` is 'memory://'). Migrations run before it is handed out.
+ * (or in memory when `dataDir` is 'memory://') on its own thread. Migrations run before it is handed out.
  */
 export async function openDatabase(opts: { url?: string; dataDir: string; onError?: (err: Error) => void }): Promise<Database> {
   if (opts.url) {
@@ -37,14 +39,14 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onErro
       close: () => pool.end(),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const memory = opts.dataDir.startsWith('memory://');
   const dir = memory ? opts.dataDir : path.join(opts.dataDir, 'pglite');
   if (!memory) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
-  const db = drizzle(client, { schema });
+  const client = await PGliteThread.create(dir);
+  // drizzle's PGlite driver calls only what PGliteThread implements (query, exec, transaction).
+  const db = drizzle({ client: client as unknown as PGlite, schema });
   await migrate(db, { migrationsFolder });
   return {
     db: db as unknown as Db,

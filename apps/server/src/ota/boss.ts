@@ -1,10 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client.ts';
-
-interface PgliteLike {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-  exec(text: string): Promise<Array<{ rows: unknown[] }>>;
-}
+import type { PGliteLike } from '../db/pglite-thread.ts';
 interface PoolLike {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
@@ -20,7 +16,7 @@ export function bossDatabase(database: Database): PgBoss.Db {
     const pool = client as PoolLike;
     return { executeSql: (text, values) => pool.query(text, values) };
   }
-  const pglite = client as PgliteLike;
+  const pglite = client as PGliteLike;
   return {
     async executeSql(text, values) {
       if (values && values.length > 0) return pglite.query(text, values);
