@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
-interface Results {
-  rows: unknown[];
+interface Results<T = unknown> {
+  rows: T[];
   affectedRows?: number;
   fields: Array<{ name: string; dataTypeID: number }>;
 }
@@ -16,7 +16,7 @@ type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false
 
 /** What drizzle, its migrator and pg-boss use of a PGlite instance, or of one of its transactions. */
 export interface PGliteLike {
-  query<T = unknown>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results & { rows: T[] }>;
+  query<T = unknown>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Results[]>;
 }
 
@@ -60,7 +60,7 @@ export class PGliteThread implements PGliteLike {
     return new PGliteThread(worker);
   }
 
-  query<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number): Promise<Results & { rows: T[] }> {
+  query<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number): Promise<Results<T>> {
     const rawTypes = Object.keys(options.parsers ?? {}).map(Number);
     return this.call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTypes, tx });
   }

@@ -32,6 +32,8 @@ const schemas = {
 
 export type WriteBatch = (batch: Batch) => Promise<void>;
 
+const BATCH_CAP_FACTOR = 4;
+
 interface IngestOptions {
   flushMs: number;
   batchMax: number;
@@ -155,8 +157,11 @@ class Lane {
     this.timer = undefined;
     if (this.flushing) return this.flushing;
     if (this.size() === 0) return;
-    const batch = this.pending;
-    this.pending = { telemetry: [], statuses: [], events: [] };
+    // At most BATCH_CAP_FACTOR × batchMax telemetry per transaction: when ingest falls behind, one
+    // huge transaction would hold the (PGlite: only) connection for seconds and stall every API
+    // read behind it. Presence and events are few and all go now (presence first, as designed).
+    const batch: Batch = { telemetry: this.pending.telemetry.splice(0, this.opts.batchMax * BATCH_CAP_FACTOR), statuses: this.pending.statuses, events: this.pending.events };
+    this.pending = { telemetry: this.pending.telemetry, statuses: [], events: [] };
     this.flushing = this.write(batch)
       .then(() => {
         this.failures = 0;

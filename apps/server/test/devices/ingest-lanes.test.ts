@@ -35,12 +35,14 @@ describe('ingest writer lanes', () => {
     expect(ingest.size()).toBe(0);
   });
 
-  it('with one writer, never writes two batches at once', async () => {
+  it('with one writer, never writes two batches at once, nor more than four batches’ worth in one', async () => {
     let concurrent = 0;
     let maxConcurrent = 0;
     let rows = 0;
+    let largest = 0;
     const ingest = new Ingest(
       async (batch) => {
+        largest = Math.max(largest, batch.telemetry.length);
         maxConcurrent = Math.max(maxConcurrent, ++concurrent);
         await sleep(10);
         rows += batch.telemetry.length;
@@ -53,5 +55,7 @@ describe('ingest writer lanes', () => {
     await ingest.stop();
     expect(maxConcurrent).toBe(1);
     expect(rows).toBe(500);
+    // 500 waiting behind a slow write still go 40 (4 × batchMax) at a time.
+    expect(largest).toBe(40);
   });
 });
