@@ -4,7 +4,9 @@
  *   and workers included), gzipped at level 6 as a web server would send it;
  * - cold loads of the sign-in page and the device list (Navigation Timing, LCP);
  * - the device map with 100,000 devices: time to the first clusters, and frames per second while
- *   a scripted mouse drag pans the map (requestAnimationFrame counted in the page).
+ *   a scripted mouse drag pans the map (requestAnimationFrame counted in the page), against the
+ *   same drags over the same map page with no devices (base map only: the floor of the renderer)
+ *   and over an empty page (the ceiling of the browser).
  *
  *   BENCH_CONSOLE_DIST=<dir>   use an existing build instead of building one
  *   BENCH_MAP_DEVICES=100000   BENCH_COLD_RUNS=5
@@ -20,7 +22,7 @@ import { flattenRoutes } from '@mowerline/contract';
 import { places } from '../apps/fleet-sim/src/places.ts';
 import { launchBrowser, startConsoleServer } from '../apps/console/e2e/harness.ts';
 import type { TestServer } from '../apps/server/test/harness.ts';
-import { kib, log, median, ms, num, table, main, type BenchResult } from './lib/stats.ts';
+import { kib, log, median, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
 
 const MAP_DEVICES = Number(process.env.BENCH_MAP_DEVICES ?? 100_000);
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
@@ -172,17 +174,52 @@ async function blankFps(browser: Browser) {
   return median(pans.map((p) => p.fps));
 }
 
-/** First clusters on the map, then frames per second during three scripted drags. */
+/**
+ * First clusters on the map (median of COLD_RUNS cold loads: one load is one sample of a noisy
+ * machine), then frames per second during three scripted drags on the last of them.
+ */
 async function mapRun(browser: Browser, server: TestServer, token: string) {
+  const firsts: number[] = [];
+  for (let i = 0; ; i++) {
+    const page = await coldPage(browser, token);
+    await page.goto(`${server.url}/#/device/device-map`);
+    firsts.push(await shownAt(page, '.fleet-cluster', '', 120_000));
+    if (i < COLD_RUNS - 1) {
+      await page.context().close();
+      continue;
+    }
+    const clusters = await page.locator('.fleet-cluster').count();
+    await page.waitForTimeout(1000);
+    const box = (await page.locator('[data-testid=fleet-map]').boundingBox())!;
+    const pans = await drags(page, box);
+    await page.context().close();
+    return { firstRender: median(firsts), firstRenders: firsts, clusters, pans };
+  }
+}
+
+/**
+ * The floor: the same map page and drags with no devices (the positions answer is an empty
+ * snapshot), i.e. what maplibre's base map alone costs in this renderer. Our fleet layer is the
+ * difference between this and `mapRun`.
+ */
+async function baseMapFps(browser: Browser, server: TestServer, token: string) {
   const page = await coldPage(browser, token);
+  await page.route('**/api/admin/device/positions**', (route) =>
+    route.fulfill({
+      contentType: 'application/json',
+      body: JSON.stringify({ code: 0, msg: 'OK', status: 'ok', data: { next: new Date().toISOString(), full: true, sn: [], lat: [], lng: [], state: [] } }),
+    }),
+  );
   await page.goto(`${server.url}/#/device/device-map`);
-  const firstRender = await shownAt(page, '.fleet-cluster', '', 120_000);
-  const clusters = await page.locator('.fleet-cluster').count();
-  await page.waitForTimeout(1000);
+  await shownAt(page, '.device-map-empty', '', 120_000);
+  // The "no devices" note sits where the drags start: let the mouse through to the map.
+  await page.addStyleTag({ content: '.device-map-empty { pointer-events: none; }' });
+  // The base map's first frame (countries drawn) before the drags, as in `mapRun`.
+  await page.waitForTimeout(2000);
   const box = (await page.locator('[data-testid=fleet-map]').boundingBox())!;
   const pans = await drags(page, box);
   await page.context().close();
-  return { firstRender, clusters, pans };
+  return median(pans.map((p) => p.fps));
 }
 
 export async function run(): Promise<BenchResult> {
@@ -211,6 +248,7 @@ export async function run(): Promise<BenchResult> {
     log('console: device map');
     const map = await mapRun(browser, server, token);
     const fps = median(map.pans.map((p) => p.fps));
+    const floor = await baseMapFps(browser, server, token);
     const ceiling = await blankFps(browser);
 
     const markdown = [
@@ -230,12 +268,14 @@ export async function run(): Promise<BenchResult> {
         ],
       ),
       '',
-      `Device map with ${num(MAP_DEVICES, 0)} positioned devices: first clusters ${ms(map.firstRender)} after navigation start (cold, includes the map chunk, the world outline and the positions snapshot); ${map.clusters} clusters drawn. ` +
-        `Panning: three mouse drags of 2.5 s each; frames counted with requestAnimationFrame. Baseline: the same drags over an empty page reach ${num(ceiling, 1)} fps (the ceiling of this headless browser on this machine).`,
+      `Device map with ${num(MAP_DEVICES, 0)} positioned devices: first clusters ${ms(map.firstRender)} after navigation start (median of ${COLD_RUNS} cold loads: ${map.firstRenders.map(ms).join(', ')}; cold: the shell, the page, the positions snapshot clustered in the worker and the map chunk, the last two side by side; the world outline loads on its own and holds nothing up); ${map.clusters} clusters drawn. ` +
+        `Panning: three mouse drags of 2.5 s each; frames counted with requestAnimationFrame (median ${num(fps, 1)} fps). ` +
+        `Baselines in the same run: the same drags over the same map page with no devices (base map only, the floor of maplibre in this renderer) reach ${num(floor, 1)} fps, ` +
+        `so with the fleet the map pans at ${ratio(fps, floor)} the base map's frame rate; over an empty page ${num(ceiling, 1)} fps (the ceiling of this headless browser on this machine).`,
       '',
       table(
-        ['drag', 'fps', 'p95 frame', 'worst frame'],
-        map.pans.map((p, i) => [i + 1, num(p.fps, 1), ms(p.p95), ms(p.worst)]),
+        ['drag', 'fps', 'p95 frame', 'worst frame', '÷ base map (no devices)'],
+        map.pans.map((p, i) => [i + 1, num(p.fps, 1), ms(p.p95), ms(p.worst), ratio(p.fps, floor)]),
       ),
     ].join('\n');
     return {
@@ -244,7 +284,12 @@ export async function run(): Promise<BenchResult> {
       headline: [
         { what: 'sign-in page JavaScript (gzip)', value: kib(signInJs), target: '≤ 200 KiB', met: signInJs <= 200 * 1024 },
         { what: `map first render, ${num(MAP_DEVICES, 0)} devices`, value: ms(map.firstRender), target: '< 2,000 ms', met: map.firstRender < 2000 },
-        { what: 'map panning', value: `${num(fps, 1)} fps (empty page: ${num(ceiling, 1)})`, target: '≥ 30 fps', met: fps >= 30 },
+        {
+          what: 'map panning',
+          value: `${num(fps, 1)} fps = ${ratio(fps, floor)} the base map alone (${num(floor, 1)} fps, no devices; empty page ${num(ceiling, 1)})`,
+          target: '≥ 30 fps',
+          met: fps >= 30,
+        },
       ],
     };
   } finally {

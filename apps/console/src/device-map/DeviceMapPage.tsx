@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Card, Spin, Typography } from '@arco-design/web-react';
 import { deviceStates, type DeviceState } from '@mowerline/contract';
 import { DeviceDetailDrawer } from '../devices/DeviceDetailDrawer.tsx';
@@ -6,10 +6,12 @@ import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { useSettings } from '../settings/settings.store.ts';
 import { useFleetPositions } from './device-map.api.ts';
-import { FleetMap } from './FleetMap.tsx';
 import { FleetWorker } from './fleet-protocol.ts';
 import { MapLegend } from './MapLegend.tsx';
 import './device-map.css';
+
+// maplibre is most of this page's JavaScript: it loads while the positions are fetched and indexed.
+const FleetMap = lazy(() => import('./FleetMap.tsx'));
 
 /** Device → map: every positioned mower, clustered in a worker, refreshed live; a click opens the device. */
 export default function DeviceMapPage() {
@@ -41,15 +43,17 @@ export default function DeviceMapPage() {
     <Card className="device-map-card" bodyStyle={{ padding: 0, height: '100%' }}>
       <div className="device-map-wrap">
         {worker && (
-          <FleetMap
-            worker={worker}
-            theme={theme}
-            label={(s) => t(`devices.state.${s}`)}
-            onDevice={setOpenSn}
-            onRedraw={(fn) => {
-              redraw.current = fn;
-            }}
-          />
+          <Suspense>
+            <FleetMap
+              worker={worker}
+              theme={theme}
+              label={(s) => t(`devices.state.${s}`)}
+              onDevice={setOpenSn}
+              onRedraw={(fn) => {
+                redraw.current = fn;
+              }}
+            />
+          </Suspense>
         )}
         <MapLegend
           counts={fleet?.counts}

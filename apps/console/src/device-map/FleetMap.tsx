@@ -2,13 +2,14 @@ import { useEffect, useRef } from 'react';
 import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import worldUrl from 'world-atlas/countries-50m.json?url';
+import world110Url from 'world-atlas/countries-110m.json?url';
+import world50Url from 'world-atlas/countries-50m.json?url';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Topology } from 'topojson-specification';
 import type { DeviceState } from '@mowerline/contract';
 import { CLUSTER_MAX_ZOOM, type BBox } from './fleet-index.ts';
 import type { FleetWorker } from './fleet-protocol.ts';
-import { applyPalette, baseStyle } from './map-style.ts';
+import { applyPalette, baseStyle, detailLoaded, DETAIL_ZOOM, type Detail } from './map-style.ts';
 import { MarkerLayer } from './markers.ts';
 import { worldGeoJson } from './world-geojson.ts';
 
@@ -23,8 +24,13 @@ interface Props {
   onRedraw(redraw: () => void): void;
 }
 
-/** The map: offline countries underneath, clusters and devices from the fleet worker on top. */
-export function FleetMap({ worker, theme, label, onDevice, onRedraw }: Props) {
+const worldUrl: Record<Detail, string> = { '110m': world110Url, '50m': world50Url };
+
+/**
+ * The map: offline countries underneath, clusters and devices from the fleet worker on top. Its own
+ * chunk (maplibre is most of the map page's JavaScript): the page starts fetching positions meanwhile.
+ */
+export default function FleetMap({ worker, theme, label, onDevice, onRedraw }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<MapLibreMap | null>(null);
   const handlers = useRef({ label, onDevice });
@@ -41,6 +47,8 @@ export function FleetMap({ worker, theme, label, onDevice, onRedraw }: Props) {
       minZoom: 1,
       maxZoom: 19,
       attributionControl: false,
+      // Nothing fades (no symbol layers): no extra frames after a move ends.
+      fadeDuration: 0,
       dragRotate: false,
       pitchWithRotate: false,
     });
@@ -53,7 +61,8 @@ export function FleetMap({ worker, theme, label, onDevice, onRedraw }: Props) {
       label: (s) => handlers.current.label(s),
       onDevice: (sn) => handlers.current.onDevice(sn),
       onCluster: async (id, lng, lat) => {
-        const zoom = await worker.expansionZoom(id);
+        // A cluster rebuilt away since it was drawn still zooms in where it was clicked.
+        const zoom = (await worker.expansionZoom(id)) ?? m.getZoom() + 2;
         m.easeTo({ center: [lng, lat], zoom: Math.min(zoom, CLUSTER_MAX_ZOOM + 1) });
       },
     });
@@ -68,16 +77,31 @@ export function FleetMap({ worker, theme, label, onDevice, onRedraw }: Props) {
     };
     m.on('moveend', redraw);
     onRedraw(redraw);
+    // The positions may have been indexed before the map was loaded: draw what the worker has now.
+    void redraw();
 
+    // The outlines never hold up the fleet: each arrives on its own and is drawn when it is in.
     let cancelled = false;
-    void fetch(worldUrl)
-      .then((r) => r.json() as Promise<Topology>)
-      .then((topology) => {
-        if (cancelled) return;
-        const setWorld = () => (m.getSource('countries') as GeoJSONSource).setData(worldGeoJson(topology));
-        if (m.isStyleLoaded()) setWorld();
-        else m.once('load', setWorld);
-      });
+    const loadWorld = (detail: Detail) =>
+      fetch(worldUrl[detail])
+        .then((r) => r.json() as Promise<Topology>)
+        .then((topology) => {
+          if (cancelled) return;
+          const setWorld = () => {
+            (m.getSource(`countries-${detail}`) as GeoJSONSource).setData(worldGeoJson(topology));
+            if (detail === '50m') detailLoaded(m);
+          };
+          if (m.isStyleLoaded()) setWorld();
+          else m.once('load', setWorld);
+        });
+    void loadWorld('110m');
+    // The 1:50m outline (7 times the bytes) only when the view gets close to needing it.
+    const onZoom = () => {
+      if (m.getZoom() < DETAIL_ZOOM - 0.5) return;
+      m.off('zoom', onZoom);
+      void loadWorld('50m');
+    };
+    m.on('zoom', onZoom);
     return () => {
       cancelled = true;
       layer.clear();

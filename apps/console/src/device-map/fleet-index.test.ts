@@ -62,3 +62,19 @@ describe('FleetIndex cluster counts', () => {
     }
   });
 });
+
+describe('FleetIndex cluster expansion', () => {
+  it('answers null for a cluster that a rebuild removed, instead of throwing', () => {
+    const fleet = new FleetIndex(deviceStates.length);
+    fleet.merge(snapshot(1000));
+    const [cluster] = fleet.view(WORLD, 1).clusters;
+    expect(fleet.expansionZoom(cluster!.id)).toBeGreaterThan(1);
+    // Every device moves away: the next index has no cluster with that id.
+    const moved = snapshot(1000, true);
+    moved.lat = moved.lat.map(() => -33.9);
+    moved.lng = moved.lng.map((_, i) => 18.4 + i * 1e-6);
+    fleet.merge(moved);
+    fleet.view(WORLD, 1);
+    expect(fleet.expansionZoom(cluster!.id + 999_999)).toBeNull();
+  });
+});

@@ -1,8 +1,11 @@
 import Supercluster from 'supercluster';
 import type { DevicePositions } from '@mowerline/contract';
 
-/** Per cluster: how many devices of each state, `c{index into deviceStates}`. */
-type ScalarCounts = Record<string, number>;
+/**
+ * A device's properties, or a cluster's: how many devices of each state, `c{index into deviceStates}`
+ * (a cluster also keeps the `sn`/`s` of the point it grew from; only its counts mean anything).
+ */
+type Counted = DeviceProps & { [state: `c${number}`]: number | undefined };
 
 export interface DeviceProps {
   sn: string;
@@ -27,7 +30,7 @@ export const CLUSTER_MAX_ZOOM = 16;
  */
 export class FleetIndex {
   private readonly devices = new Map<string, { lng: number; lat: number; s: number }>();
-  private index: Supercluster<DeviceProps, ScalarCounts> | undefined;
+  private index: Supercluster<DeviceProps, Counted> | undefined;
   private stateFilter: Set<number> | undefined;
   private readonly stateCount: number;
 
@@ -68,21 +71,28 @@ export class FleetIndex {
     return this.devices.size;
   }
 
-  private build(): Supercluster<DeviceProps, ScalarCounts> {
+  /** Builds the cluster index now (the worker does it as soon as positions arrive, before the map asks). */
+  prepare(): void {
+    this.build();
+  }
+
+  private build(): Supercluster<DeviceProps, Counted> {
     if (this.index) return this.index;
     const n = this.stateCount;
-    // Scalar properties only: supercluster copies cluster properties shallowly, so a shared array
-    // would be summed into by several clusters at once.
-    const index = new Supercluster<DeviceProps, ScalarCounts>({
+    // Keys made once: reduce runs for every point and cluster merged at every zoom level.
+    const keys = Array.from({ length: n }, (_, i) => `c${i}` as const);
+    // `map` hands a device's own properties over, so the 100,000 devices cost no object each; only
+    // clusters get counts (supercluster gives each cluster its own shallow copy to reduce into, so
+    // the counts are scalar properties: a shared array would be summed into by several clusters).
+    const index = new Supercluster<DeviceProps, Counted>({
       radius: CLUSTER_RADIUS,
       maxZoom: CLUSTER_MAX_ZOOM,
-      map: (p) => {
-        const counts: ScalarCounts = {};
-        for (let i = 0; i < n; i++) counts[`c${i}`] = i === p.s ? 1 : 0;
-        return counts;
-      },
+      map: (p) => p as Counted,
       reduce: (acc, p) => {
-        for (let i = 0; i < n; i++) acc[`c${i}`] = (acc[`c${i}`] ?? 0) + (p[`c${i}`] ?? 0);
+        // A copy of a device's properties starts counting from that one device.
+        if (acc.c0 === undefined) for (let i = 0; i < n; i++) acc[keys[i]!] = i === acc.s ? 1 : 0;
+        if (p.c0 === undefined) acc[keys[p.s]!] = (acc[keys[p.s]!] ?? 0) + 1;
+        else for (const k of keys) acc[k] = (acc[k] ?? 0) + (p[k] ?? 0);
       },
     });
     const points: Array<GeoJSON.Feature<GeoJSON.Point, DeviceProps>> = [];
@@ -100,7 +110,7 @@ export class FleetIndex {
     const items: ViewItems = { clusters: [], devices: [] };
     for (const f of this.build().getClusters(bbox, Math.round(zoom))) {
       const [lng, lat] = f.geometry.coordinates as [number, number];
-      const props = f.properties as (ScalarCounts & { cluster: true; cluster_id: number; point_count: number }) | (DeviceProps & { cluster?: false });
+      const props = f.properties as (Counted & { cluster: true; cluster_id: number; point_count: number }) | (DeviceProps & { cluster?: false });
       if (props.cluster) {
         const counts = Array.from({ length: this.stateCount }, (_, i) => props[`c${i}`] ?? 0);
         items.clusters.push({ id: props.cluster_id, lng, lat, count: props.point_count, counts });
@@ -114,8 +124,15 @@ export class FleetIndex {
     return items;
   }
 
-  /** The zoom at which a cluster falls apart (a click zooms there). */
-  expansionZoom(clusterId: number): number {
-    return this.build().getClusterExpansionZoom(clusterId);
+  /**
+   * The zoom at which a cluster falls apart (a click zooms there), or null when the cluster is gone:
+   * a position update rebuilt the index between drawing the cluster and the click.
+   */
+  expansionZoom(clusterId: number): number | null {
+    try {
+      return this.build().getClusterExpansionZoom(clusterId);
+    } catch {
+      return null;
+    }
   }
 }

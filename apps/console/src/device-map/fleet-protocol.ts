@@ -13,7 +13,7 @@ export type FleetRequest =
 export type FleetResponse =
   | { type: 'changed'; size: number; counts: number[] }
   | { type: 'view'; id: number; items: ViewItems }
-  | { type: 'expand'; id: number; zoom: number };
+  | { type: 'expand'; id: number; zoom: number | null };
 
 /** The page's side of the worker: request/answer pairs by id, and a listener for fleet changes. */
 let workers = 0;
@@ -44,7 +44,7 @@ export class FleetWorker {
     return this.ask<'view'>({ type: 'view', id: this.nextId++, bbox, zoom }).then((r) => r.items);
   }
 
-  expansionZoom(clusterId: number): Promise<number> {
+  expansionZoom(clusterId: number): Promise<number | null> {
     return this.ask<'expand'>({ type: 'expand', id: this.nextId++, clusterId }).then((r) => r.zoom);
   }
 
