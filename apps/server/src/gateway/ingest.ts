@@ -32,7 +32,7 @@ const schemas = {
 
 export type WriteBatch = (batch: Batch) => Promise<void>;
 
-const BATCH_CAP_FACTOR = 4;
+const BATCH_CAP_FACTOR = 20;
 
 interface IngestOptions {
   flushMs: number;
@@ -158,8 +158,10 @@ class Lane {
     if (this.flushing) return this.flushing;
     if (this.size() === 0) return;
     // At most BATCH_CAP_FACTOR × batchMax telemetry per transaction: when ingest falls behind, one
-    // huge transaction would hold the (PGlite: only) connection for seconds and stall every API
-    // read behind it. Presence and events are few and all go now (presence first, as designed).
+    // huge transaction would hold the (PGlite: only) connection for many seconds and stall every
+    // API read behind it. Not much less: each PGlite transaction has a high fixed cost, and at 4×
+    // the embedded write rate halved (bench/ingest.ts). Presence and events are few and all go now
+    // (presence first, as designed).
     const batch: Batch = { telemetry: this.pending.telemetry.splice(0, this.opts.batchMax * BATCH_CAP_FACTOR), statuses: this.pending.statuses, events: this.pending.events };
     this.pending = { telemetry: this.pending.telemetry, statuses: [], events: [] };
     this.flushing = this.write(batch)
