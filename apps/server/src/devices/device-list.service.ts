@@ -73,23 +73,26 @@ interface Plan {
 
 type KeyKind = 'text' | 'int' | 'time';
 
-/** Every order is (column, sn) with a matching index, so a page is an index range. */
-const sortColumns: Record<string, { column?: PgColumn; kind: KeyKind }> = {
-  sn: { kind: 'text' },
-  createdAt: { column: devices.createdAt, kind: 'time' },
-  lastSeenAt: { column: deviceState.lastSeenAt, kind: 'time' },
-  battery: { column: deviceState.battery, kind: 'int' },
-  firmware: { column: deviceState.firmware, kind: 'text' },
+/**
+ * Every order is (column, sn) with a matching index, so a page is an index range. `table` says
+ * which table the column lives in; the SN order can be read from either.
+ */
+const sortColumns: Record<string, { column?: PgColumn; table: 'registry' | 'state' | 'either'; kind: KeyKind }> = {
+  sn: { table: 'either', kind: 'text' },
+  createdAt: { column: devices.createdAt, table: 'registry', kind: 'time' },
+  lastSeenAt: { column: deviceState.lastSeenAt, table: 'state', kind: 'time' },
+  battery: { column: deviceState.battery, table: 'state', kind: 'int' },
+  firmware: { column: deviceState.firmware, table: 'state', kind: 'text' },
 };
 
 function planOf(f: DeviceFilter): Plan {
   const descending = f.sort.startsWith('-');
-  const { column, kind } = sortColumns[descending ? f.sort.slice(1) : f.sort]!;
-  const registry = Boolean(f.modelId || f.region || f.owner) || column === devices.createdAt;
-  const state =
-    Boolean(f.firmware || f.state || f.lastSeenFrom || f.lastSeenTo) || f.online !== undefined || (column !== undefined && column !== devices.createdAt);
-  const sn = registry || !state ? devices.sn : deviceState.sn;
-  return { registry: registry || !state, state, sn, sort: { column: column ?? sn, kind, descending, name: f.sort } };
+  const { column, table, kind } = sortColumns[descending ? f.sort.slice(1) : f.sort]!;
+  const state = Boolean(f.firmware || f.state || f.lastSeenFrom || f.lastSeenTo) || f.online !== undefined || table === 'state';
+  // The registry drives the query unless only the state is needed.
+  const registry = Boolean(f.modelId || f.region || f.owner) || table === 'registry' || !state;
+  const sn = registry ? devices.sn : deviceState.sn;
+  return { registry, state, sn, sort: { column: column ?? sn, kind, descending, name: f.sort } };
 }
 
 /** The SN columns a condition on the SN goes on: both when both tables are read, so a merge join starts at the right key. */
@@ -97,7 +100,7 @@ function snColumns(plan: Plan): PgColumn[] {
   return plan.registry && plan.state ? [devices.sn, deviceState.sn] : [plan.sn];
 }
 
-export function filterConditions(f: DeviceFilter, plan = planOf(f)): SQL | undefined {
+function filterConditions(f: DeviceFilter, plan = planOf(f)): SQL | undefined {
   const c: SQL[] = [];
   if (f.sn) for (const sn of snColumns(plan)) c.push(like(sn, prefixPattern(f.sn)));
   if (f.modelId) c.push(eq(devices.modelId, f.modelId));
