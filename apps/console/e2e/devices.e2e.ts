@@ -128,7 +128,9 @@ describe('device list, exception events and serial numbers against the real serv
   it('acknowledges an event with a comment, then clears events in bulk', async () => {
     const { page } = session;
     await page.goto(`${server.url}/#/device/device-exception-event`);
-    const blade = row(page, 'E2E-MOW-0001');
+    // The device list page can still be on screen for a moment: wait for the events page itself.
+    await page.locator('[data-testid=event-counts]').waitFor();
+    const blade = row(page, 'E2E-MOW-0001').filter({ hasText: 'BLADE_BLOCKED' });
     await blade.waitFor();
     expect(await blade.innerText()).toMatch(/Major[\s\S]*Blade blocked[\s\S]*BLADE_BLOCKED[\s\S]*Active/);
     await page.locator('[data-testid=event-counts] canvas').first().waitFor();
