@@ -46,7 +46,7 @@ function begin(id) {
     .finally(() => transactions.delete(tx));
   // A failure to begin reaches the caller; one at the end is reported by finish().
   open.settled.catch((err) => {
-    if (!transactions.has(tx) && open.handle === undefined) fail(id, err);
+    if (open.handle === undefined) fail(id, err);
   });
 }
 

@@ -100,7 +100,7 @@ function snColumns(plan: Plan): PgColumn[] {
   return plan.registry && plan.state ? [devices.sn, deviceState.sn] : [plan.sn];
 }
 
-function filterConditions(f: DeviceFilter, plan = planOf(f)): SQL | undefined {
+function filterConditions(f: DeviceFilter, plan: Plan): SQL | undefined {
   const c: SQL[] = [];
   if (f.sn) for (const sn of snColumns(plan)) c.push(like(sn, prefixPattern(f.sn)));
   if (f.modelId) c.push(eq(devices.modelId, f.modelId));

@@ -1,5 +1,5 @@
 import type { Aedes, AedesPublishPacket, PublishPacket } from 'aedes';
-import { commandResponseFilter, ingestFilters } from './topics.ts';
+import { barrierTopic, commandResponseFilter, ingestFilters } from './topics.ts';
 import type { Bus, MessageHandler } from './bus.ts';
 
 type Deliver = (packet: AedesPublishPacket, done: () => void) => void;
@@ -63,7 +63,7 @@ export class LocalBus implements Bus {
     if (!this.connected()) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const barrier = this.publish('mowerline/v1/server/local/barrier', '', { qos: 0 }).then(() => true);
+    const barrier = this.publish(barrierTopic('local'), '', { qos: 0 }).then(() => true);
     const drained = await Promise.race([barrier, timeout]);
     clearTimeout(timer);
     return drained;

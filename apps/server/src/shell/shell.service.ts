@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, like, lt, lte, type SQL } from 'drizzle-orm';
 import type { Page, ShellCloseReason, ShellFrame, ShellSession, ShellSessionQuery } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { prefixPattern } from '../db/helpers.ts';
 import { devices } from '../devices/devices.sql.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
@@ -103,7 +104,7 @@ export function toShellSession(r: ShellSessionRow): ShellSession {
 
 export async function listSessions(db: Db, q: ShellSessionQuery): Promise<Page<ShellSession>> {
   const where: SQL[] = [];
-  if (q.sn) where.push(like(shellSessions.sn, `${q.sn.replace(/[%_\\]/g, '\\$&')}%`));
+  if (q.sn) where.push(like(shellSessions.sn, prefixPattern(q.sn)));
   if (q.staff) where.push(eq(shellSessions.staffName, q.staff));
   if (q.status) where.push(eq(shellSessions.status, q.status));
   if (q.from) where.push(gte(shellSessions.openedAt, new Date(q.from)));
