@@ -1,3 +1,4 @@
+import type { onRequestAsyncHookHandler } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
@@ -16,6 +17,10 @@ export interface AppContext {
   notify: Notifier;
   /** `guard()` = signed in; `guard('staff')` = signed in with a role allowed on that resource. */
   guard: Guard;
+  /** Authenticates a mobile-app user (app endpoints); absent until the app API is built. */
+  appGuard?: onRequestAsyncHookHandler;
+  /** Route config of the per-source account rate limit (sign-in, captcha, register, reset). */
+  accountRateLimit: { rateLimit: Record<string, unknown> };
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
 }

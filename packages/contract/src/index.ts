@@ -16,3 +16,5 @@ export * from './shell.ts';
 export * from './ota.ts';
 export * from './firmware.ts';
 export * from './device-map.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';

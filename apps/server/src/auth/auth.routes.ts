@@ -20,7 +20,6 @@ import { pruneAttempts } from './login-attempts.service.ts';
 import { signIn } from './login.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { updateProfile, userInfo } from './profile.service.ts';
-import { accountRateLimit } from './rate-limit.ts';
 import { registerAccount } from './register.service.ts';
 import { revokeSession } from './session.service.ts';
 
@@ -29,7 +28,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
   const signedIn = { tags, security: [{ bearer: [] }] };
-  const limited = accountRateLimit(ctx);
+  const limited = ctx.accountRateLimit;
 
   const retention = setInterval(() => {
     pruneAttempts(ctx).catch((err: unknown) => app.log.warn({ err }, 'sign-in attempt retention failed'));

@@ -7,13 +7,12 @@ import { localeOf, ok } from '../http/envelope.ts';
 import { backgroundRunner } from './background.ts';
 import { changePassword } from './password-change.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
-import { accountRateLimit } from './rate-limit.ts';
 
 /** Changing a known password, and recovering a forgotten one by mail. */
 export async function passwordRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];
-  const limited = accountRateLimit(ctx);
+  const limited = ctx.accountRateLimit;
   const inBackground = backgroundRunner(app);
 
   r.put(

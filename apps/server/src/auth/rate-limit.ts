@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 import { AppError } from '../http/envelope.ts';
 
 /**
@@ -6,10 +6,10 @@ import { AppError } from '../http/envelope.ts';
  * register) and password change: `loginRateLimitPerMinute` requests per IP per minute. Counters
  * are per node; the lasting defences (captcha, lock-out) are counted in the database.
  */
-export function accountRateLimit(ctx: AppContext) {
+export function accountRateLimit(config: Pick<Config, 'loginRateLimitPerMinute'>) {
   return {
     rateLimit: {
-      max: ctx.config.loginRateLimitPerMinute,
+      max: config.loginRateLimitPerMinute,
       timeWindow: 60_000,
       // The plugin throws what this returns; as an AppError it leaves through the one error policy
       // as the RATE_LIMITED envelope (HTTP 429, code 40029), with the plugin's Retry-After header.

@@ -1,0 +1,67 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { endpointUrl, type EndpointData, type EndpointDef, type EndpointInput } from '@mowerline/contract';
+import { request, type RequestOptions } from './request.ts';
+
+type Input<E extends EndpointDef> = EndpointInput<E>;
+
+/**
+ * Calls a contract endpoint through the one request wrapper (envelope, 401, toasts; a streamed
+ * file comes back as a Blob). Path, method and answer type all come from the endpoint.
+ */
+export function call<E extends EndpointDef>(def: E, input: Input<E> = {} as Input<E>, options: RequestOptions = {}): Promise<EndpointData<E>> {
+  const { params, query, body } = input as { params?: Record<string, unknown>; query?: object; body?: unknown };
+  return request<EndpointData<E>>({
+    ...options,
+    method: def.method,
+    url: endpointUrl(def, params),
+    params: query,
+    data: body,
+    responseType: def.produces ? 'blob' : options.responseType,
+    headers: def.consumes === 'text/csv' ? { 'Content-Type': 'text/csv', ...options.headers } : options.headers,
+  });
+}
+
+/**
+ * The TanStack Query key of an endpoint: `[method, path]`, then the input. Invalidating the short
+ * form refreshes every cached call of that endpoint.
+ */
+export function endpointKey<E extends EndpointDef>(def: E, input?: Input<E>): QueryKey {
+  return input === undefined ? [def.method, def.path] : [def.method, def.path, input];
+}
+
+type QueryOptions<E extends EndpointDef> = Omit<UseQueryOptions<EndpointData<E>, Error, EndpointData<E>, QueryKey>, 'queryKey' | 'queryFn'>;
+
+/** `useQuery` of an endpoint. */
+export function useEndpoint<E extends EndpointDef>(def: E, input: Input<E> = {} as Input<E>, options: QueryOptions<E> = {}) {
+  return useQuery({ queryKey: endpointKey(def, input), queryFn: () => call(def, input), ...options });
+}
+
+/** What a mutation refreshes: an endpoint's cached calls, or every cached call under a path prefix. */
+export type Invalidation = EndpointDef | `/api/${string}`;
+
+function invalidate(client: QueryClient, target: Invalidation) {
+  if (typeof target !== 'string') return client.invalidateQueries({ queryKey: endpointKey(target) });
+  return client.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && q.queryKey[1].startsWith(target) });
+}
+
+/** `useMutation` of an endpoint; on success it refreshes what `invalidates` names. */
+export function useEndpointMutation<E extends EndpointDef, V = Input<E>>(
+  def: E,
+  opts: { toInput?: (vars: V) => Input<E>; invalidates?: readonly Invalidation[]; options?: RequestOptions } = {},
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: V) => call(def, opts.toInput ? opts.toInput(vars) : (vars as unknown as Input<E>), opts.options),
+    onSuccess: () => Promise.all((opts.invalidates ?? []).map((target) => invalidate(client, target))),
+  });
+}
+
+/** Saves a streamed file (a CSV export) under a name. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { errors, type ErrorKey } from './errors.ts';
+import type { Resource } from './roles.ts';
+import type { AuditAction } from './system-log.ts';
+
+/**
+ * Who may call an endpoint. The server authenticates and checks the role from this before it
+ * parses or validates anything; the authorization-matrix test reads it too.
+ * - `public`: anyone (sign-in, captcha, health);
+ * - `staff`: a signed-in staff member; with `resource`, one whose role `canAccess` it;
+ * - `app`: a signed-in mobile-app user (never a staff token);
+ * - `device`: a device or broker, proven by the request itself (signed link, shared secret).
+ */
+export type Access = { kind: 'public' } | { kind: 'staff'; resource?: Resource } | { kind: 'app' } | { kind: 'device' };
+
+export const publicAccess = { kind: 'public' } as const;
+export const appAccess = { kind: 'app' } as const;
+export const deviceAccess = { kind: 'device' } as const;
+/** Signed-in staff; with a resource, only the roles `permissions[resource]` allows. */
+export const staff = <R extends Resource>(resource?: R) => (resource ? ({ kind: 'staff', resource } as const) : ({ kind: 'staff' } as const));
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface EndpointDef {
+  method: HttpMethod;
+  /** Fastify-style path: `/api/admin/device/:sn`. */
+  path: string;
+  access: Access;
+  /** OpenAPI tag: the feature. */
+  tag: string;
+  summary?: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /**
+   * The `data` of a success envelope. For a `raw` endpoint, the whole JSON body. Absent for a
+   * streamed answer (`produces`).
+   */
+  response?: z.ZodType;
+  /** Catalogue errors this endpoint answers beyond those its access and input imply. */
+  errors?: readonly ErrorKey[];
+  /** Streams a file instead of a JSON envelope: CSV export or a binary download. */
+  produces?: 'text/csv' | 'application/octet-stream';
+  /** Takes multipart/form-data (uploads) or CSV text instead of JSON. */
+  consumes?: 'multipart/form-data' | 'text/csv';
+  /** Longest body in bytes, when it differs from the server-wide 1 MiB. */
+  bodyLimit?: number;
+  /** Counted by the per-source account rate limit (sign-in, captcha, register, reset). */
+  rateLimited?: boolean;
+  /** Not an envelope: an external broker's allow/deny body (device-auth). */
+  raw?: boolean;
+  /** The system-log action written for this call (success and failure). */
+  audit?: AuditAction;
+  /** A WebSocket upgrade; the socket authenticates itself with its first message. */
+  websocket?: boolean;
+}
+
+/** Declares an endpoint; `const` keeps its literal types, so clients and handlers are typed from it. */
+export function endpoint<const E extends EndpointDef>(def: E): E {
+  return def;
+}
+
+/** A feature's endpoints, by name. */
+export type EndpointGroup = Record<string, EndpointDef>;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type In<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** What a handler receives, validated. */
+export type EndpointParams<E extends EndpointDef> = Out<E['params']>;
+export type EndpointQuery<E extends EndpointDef> = Out<E['query']>;
+export type EndpointBody<E extends EndpointDef> = Out<E['body']>;
+/** What a client sends as the body. */
+export type EndpointBodyInput<E extends EndpointDef> = In<E['body']>;
+/** What a handler returns (before the server wraps it in the envelope). */
+export type EndpointResult<E extends EndpointDef> = E['response'] extends z.ZodType ? z.input<E['response']> : unknown;
+/** What a client reads back (the envelope's `data`). */
+export type EndpointData<E extends EndpointDef> = E['response'] extends z.ZodType ? z.output<E['response']> : Blob;
+
+type Optional<K extends string, T> = T extends undefined ? { [P in K]?: never } : object extends T ? { [P in K]?: T } : { [P in K]: T };
+/** What a client sends: params, query and body, each only where the endpoint has one. */
+export type EndpointInput<E extends EndpointDef> = Optional<'params', In<E['params']>> & Optional<'query', QueryInput<Out<E['query']>>> & Optional<'body', In<E['body']>>;
+/** A query string is text on the wire: a client sends any part of the parsed shape; the server coerces and fills defaults. */
+type QueryInput<T> = T extends undefined ? undefined : Partial<T>;
+
+/** `/api/admin/device/:sn` with `{ sn: 'MW1' }` → `/api/admin/device/MW1`. */
+export function endpointUrl(def: Pick<EndpointDef, 'path'>, params?: Record<string, unknown>): string {
+  return def.path.replace(/:(\w+)/g, (_whole, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`${def.path}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * Every catalogue error an endpoint can answer: its own, plus those its access (401, 403), its
+ * input (400, 413, 415), its rate limit (429) and every server (500) imply. The OpenAPI document,
+ * the server's error answers and the response-validation test all come from this one list.
+ */
+export function endpointErrors(def: EndpointDef): ErrorKey[] {
+  const keys = new Set<ErrorKey>(def.errors ?? []);
+  keys.add('FAILURE');
+  if (def.access.kind === 'staff' || def.access.kind === 'app') keys.add('NOT_SIGNED_IN');
+  if (def.access.kind === 'staff' && def.access.resource) keys.add('FORBIDDEN');
+  if (def.params || def.query || def.body || def.consumes) keys.add('VALIDATION');
+  if (def.body || def.consumes) {
+    keys.add('BODY_TOO_LARGE');
+    keys.add('UNSUPPORTED_MEDIA');
+  }
+  if (def.rateLimited) keys.add('RATE_LIMITED');
+  return [...keys];
+}
+
+/** HTTP statuses an endpoint documents: 200 and each of its errors' statuses. */
+export function endpointStatuses(def: EndpointDef): Map<number, ErrorKey[]> {
+  const byStatus = new Map<number, ErrorKey[]>();
+  for (const key of endpointErrors(def)) {
+    const status = errors[key].http;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), key]);
+  }
+  return byStatus;
+}
+
+/** Flattens feature groups into `feature.name` → endpoint, refusing a method and path declared twice. */
+export function endpointTable(groups: Record<string, EndpointGroup>): Map<string, EndpointDef> {
+  const table = new Map<string, EndpointDef>();
+  const seen = new Set<string>();
+  for (const [feature, group] of Object.entries(groups)) {
+    for (const [name, def] of Object.entries(group)) {
+      const route = `${def.method} ${def.path}`;
+      if (seen.has(route)) throw new Error(`endpoint declared twice: ${route}`);
+      seen.add(route);
+      table.set(`${feature}.${name}`, def);
+    }
+  }
+  return table;
+}

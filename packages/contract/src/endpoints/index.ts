@@ -1,0 +1,16 @@
+import { endpointTable } from '../endpoint.ts';
+import { productApi } from './product.ts';
+
+export { productApi };
+
+/**
+ * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
+ * refuses any other), the console calls through a client typed from it, and the OpenAPI document
+ * and the authorization-matrix test are generated from it. A new endpoint is one entry here.
+ */
+export const api = {
+  product: productApi,
+};
+
+/** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
+export const allEndpoints = () => endpointTable(api);
