@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { errors, type ErrorKey } from './errors.ts';
 import type { Resource } from './roles.ts';
 import type { AuditAction } from './system-log.ts';
