@@ -69,6 +69,21 @@ export const errors = {
   APP_VERSION_NOT_FOUND: { code: 43013, http: 404, 'zh-CN': '应用版本不存在', 'en-US': 'App version not found' },
   APP_VERSION_TAKEN: { code: 43014, http: 409, 'zh-CN': '该平台已有构建号 {build}', 'en-US': 'Build {build} already exists for this platform' },
   RANGE_NOT_SATISFIABLE: { code: 43015, http: 416, 'zh-CN': '请求的字节范围无效', 'en-US': 'The requested byte range is not satisfiable' },
+  APP_EMAIL_TAKEN: { code: 44001, http: 409, 'zh-CN': '该邮箱已注册', 'en-US': 'An account with this e-mail already exists' },
+  APP_NOT_VERIFIED: { code: 44002, http: 400, 'zh-CN': '邮箱尚未验证，请输入邮件中的验证码', 'en-US': 'The e-mail is not verified yet: enter the code from the mail' },
+  APP_CODE_INVALID: { code: 44003, http: 400, 'zh-CN': '验证码错误或已过期', 'en-US': 'The code is wrong or has expired' },
+  APP_LOGIN_FAILED: { code: 44004, http: 400, 'zh-CN': '邮箱或密码错误', 'en-US': 'Wrong e-mail or password' },
+  APP_ACCOUNT_DISABLED: { code: 44005, http: 400, 'zh-CN': '账号已被停用，请联系客服', 'en-US': 'The account is disabled, contact support' },
+  APP_REFRESH_INVALID: { code: 44006, http: 401, 'zh-CN': '登录已过期，请重新登录', 'en-US': 'The session has expired, sign in again' },
+  APP_COUNTRY_UNKNOWN: { code: 44007, http: 400, 'zh-CN': '未知的国家或地区代码 {country}', 'en-US': 'Unknown country code {country}' },
+  END_USER_NOT_FOUND: { code: 44010, http: 404, 'zh-CN': '用户不存在', 'en-US': 'User not found' },
+  END_USER_STATE: { code: 44011, http: 409, 'zh-CN': '该用户当前状态（{status}）不允许此操作', 'en-US': 'The user is {status}: this action does not apply' },
+  PAIRING_INVALID: { code: 44020, http: 400, 'zh-CN': '序列号或配对码错误', 'en-US': 'Wrong serial number or pairing code' },
+  DEVICE_ALREADY_BOUND: { code: 44021, http: 409, 'zh-CN': '该割草机已绑定其他账号，请先由其主人解绑', 'en-US': 'This mower belongs to another account: its owner must unbind it first' },
+  APP_DEVICE_NOT_FOUND: { code: 44022, http: 404, 'zh-CN': '您的账号下没有割草机 {sn}', 'en-US': 'You have no mower {sn}' },
+  NOT_DEVICE_OWNER: { code: 44023, http: 403, 'zh-CN': '只有割草机的主人可以管理共享', 'en-US': 'Only the mower\'s owner can manage its sharing' },
+  SHARE_TARGET_UNKNOWN: { code: 44024, http: 404, 'zh-CN': '没有使用该邮箱的有效账号', 'en-US': 'No active account uses this e-mail' },
+  SHARE_SELF: { code: 44025, http: 400, 'zh-CN': '不能与自己共享', 'en-US': 'You cannot share with yourself' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -16,5 +16,6 @@ export * from './shell.ts';
 export * from './ota.ts';
 export * from './firmware.ts';
 export * from './device-map.ts';
+export * from './end-users.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';

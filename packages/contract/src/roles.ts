@@ -59,6 +59,12 @@ export const permissions = {
   /** App versions (read); writing them is admin-only. */
   appVersion: ['*'],
   appVersionWrite: ['admin'],
+  /** App users: list, detail, user log and distribution (operators' daily work). */
+  endUsers: ['*'],
+  /** Support actions on an app account: confirm it, mail a password reset, cancel a pending deletion. */
+  endUsersSupport: ['*'],
+  /** Disable/enable an app account, and bulk exports of personal data (user list and user log CSV). */
+  endUsersAdmin: ['admin'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

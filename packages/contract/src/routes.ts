@@ -55,6 +55,16 @@ export const appRoutes: RouteDef[] = [
     ],
   },
   {
+    path: '/operation',
+    name: 'operation',
+    meta: { locale: 'menu.operation', requiresAuth: true, icon: 'icon-user-group', order: 2, roles: ['*'] },
+    children: [
+      page('user', 'operation-user', 'menu.operation.user', 'endUsers'),
+      page('user-distribution', 'user-distribution', 'menu.operation.userDistribution', 'endUsers'),
+      page('user-log', 'user-log', 'menu.operation.userLog', 'endUsers'),
+    ],
+  },
+  {
     path: '/product',
     name: 'product',
     meta: { locale: 'menu.product', requiresAuth: true, icon: 'icon-apps', order: 3, roles: ['*'] },

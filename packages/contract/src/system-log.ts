@@ -67,5 +67,12 @@ export const auditActions = [
   'ota.upgrade-log.export',
   'app-version.create',
   'app-version.update',
+  'end-user.confirm',
+  'end-user.disable',
+  'end-user.enable',
+  'end-user.password-reset',
+  'end-user.deletion-cancel',
+  'end-user.export',
+  'end-user.log.export',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

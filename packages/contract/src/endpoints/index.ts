@@ -1,7 +1,8 @@
 import { endpointTable } from '../endpoint.ts';
 import { productApi } from './product.ts';
+import { appUserApi, endUserApi } from './end-users.ts';
 
-export { productApi };
+export { productApi, appUserApi, endUserApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -10,6 +11,8 @@ export { productApi };
  */
 export const api = {
   product: productApi,
+  appUser: appUserApi,
+  endUser: endUserApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
