@@ -36,6 +36,8 @@ import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
 import { deviceMapRoutes } from './devices/devices-map.routes.ts';
 import { otaRoutes } from './ota/ota.routes.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
+import { createAppGuard } from './end-users/app-session.ts';
+import { endUserRoutes } from './end-users/end-users.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -92,6 +94,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     audit: createAudit(db),
     notify: createNotifier(db),
     guard: createGuard(app, db),
+    appGuard: createAppGuard(app, db),
     accountRateLimit: accountRateLimit(config),
     gateway: createGateway(config, database, app.log),
   };
@@ -113,6 +116,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     await deviceMapRoutes(scope, ctx);
     await otaRoutes(scope, ctx);
     await appVersionRoutes(scope, ctx);
+    endUserRoutes(scope, ctx);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {

@@ -57,6 +57,9 @@ const envSchema = z.object({
   SHELL_WINDOW_KB: z.coerce.number().int().min(16).max(16_384).default(256),
   SHELL_RECORD_MAX_MB: z.coerce.number().positive().max(1024).default(16),
   SHELL_RECORD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  USER_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  APP_ACCESS_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  APP_REFRESH_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
 });
 
 /** Names of every setting, so the README's table can be checked against them. */
@@ -116,6 +119,12 @@ export interface Config {
   /** Recorded bytes per session; beyond it the output is still shown but no longer recorded. */
   shellRecordMaxBytes: number;
   shellRecordRetentionDays: number;
+  /** User-log rows (what app users did) older than this many days are deleted. */
+  userLogRetentionDays: number;
+  /** Lifetime of an app access token; the refresh token renews it. */
+  appAccessTtlMs: number;
+  /** Lifetime of an app session's refresh token (renewed on each use). */
+  appRefreshTtlMs: number;
   /** Largest firmware image or voice pack accepted, in MiB. */
   firmwareMaxMb: number;
   /** Ed25519 private key (PKCS#8 PEM) that signs OTA artifacts; else generated once into DATA_DIR. */
@@ -202,6 +211,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shellWindowBytes: e.SHELL_WINDOW_KB * 1024,
     shellRecordMaxBytes: Math.round(e.SHELL_RECORD_MAX_MB * 1024 * 1024),
     shellRecordRetentionDays: e.SHELL_RECORD_RETENTION_DAYS,
+    userLogRetentionDays: e.USER_LOG_RETENTION_DAYS,
+    appAccessTtlMs: e.APP_ACCESS_TTL_MINUTES * 60_000,
+    appRefreshTtlMs: e.APP_REFRESH_TTL_DAYS * 86_400_000,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,

@@ -95,8 +95,11 @@ export type SnUpdateBody = z.infer<typeof snUpdateBodySchema>;
 
 export const snParamsSchema = z.object({ sn: snSchema }).strict();
 
-/** The device secret, shown once: on registration, import (when generated) and rotation. */
-export const snSecretSchema = z.object({ sn: z.string(), secret: z.string() });
+/**
+ * The device secret and the label's pairing code (`XXXXX-XXXXX`, what an owner binds with; see
+ * `pairingQrPayload`), shown once: on registration and rotation. Rotation issues a new label code.
+ */
+export const snSecretSchema = z.object({ sn: z.string(), secret: z.string(), pairingCode: z.string() });
 export type SnSecret = z.infer<typeof snSecretSchema>;
 
 /** A device secret supplied by the factory in an import file: base64url, 32–128 characters. */
@@ -138,10 +141,10 @@ export type SnImportReport = z.infer<typeof snImportReportSchema>;
 /** The largest import file accepted, in bytes. */
 export const MAX_SN_IMPORT_BYTES = 4 * 1024 * 1024;
 
-/** POST /api/admin/product/sn/import (body: the CSV text). `secret` is null where the file supplied it. */
+/** POST /api/admin/product/sn/import (body: the CSV text). `secret` is null where the file supplied it; every SN gets a pairing code. */
 export const snImportResultSchema = z.object({
   imported: z.number().int(),
-  devices: z.array(z.object({ sn: z.string(), secret: z.string().nullable() })),
+  devices: z.array(z.object({ sn: z.string(), secret: z.string().nullable(), pairingCode: z.string() })),
 });
 export type SnImportResult = z.infer<typeof snImportResultSchema>;
 

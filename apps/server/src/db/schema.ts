@@ -10,3 +10,4 @@ export * from '../shell/shell.sql.ts';
 export * from '../firmware/firmware.sql.ts';
 export * from '../ota/ota.sql.ts';
 export * from '../app-version/app-version.sql.ts';
+export * from '../end-users/end-users.sql.ts';

@@ -20,7 +20,7 @@ import { productModels } from '../product/product.sql.ts';
  * SNs compare byte by byte (COLLATE "C") whatever the database's collation: the primary key then
  * serves both `LIKE 'ABC%'` and the SN order, and SNs sort the same on every database.
  */
-const snText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+export const snText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /** `last_seen_at` of a device never heard from; kept NOT NULL so keyset paging needs no NULL rules. */
 export const NEVER_SEEN = new Date(0);

@@ -1,4 +1,5 @@
 import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { emailTemplates } from '@mowerline/contract';
 
 export const emailLogs = pgTable(
   'email_logs',
@@ -6,7 +7,7 @@ export const emailLogs = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
-    template: text('template', { enum: ['password-reset', 'staff-invite', 'account-approved', 'account-request'] }).notNull(),
+    template: text('template', { enum: emailTemplates }).notNull(),
     status: text('status', { enum: ['sent', 'failed', 'not_sent'] }).notNull(),
     error: text('error').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

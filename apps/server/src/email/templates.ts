@@ -5,6 +5,9 @@ export interface EmailParams {
   'staff-invite': { name: string; username: string; link: string; minutes: number };
   'account-approved': { name: string; link: string };
   'account-request': { name: string; username: string; link: string };
+  'app-verify': { name: string; code: string; minutes: number };
+  'app-password-reset': { name: string; code: string; minutes: number };
+  'app-device-shared': { name: string; owner: string; sn: string };
 }
 
 interface Rendered {
@@ -33,6 +36,18 @@ const templates: { [T in EmailTemplate]: Record<Locale, Renderer<T>> } = {
   'account-request': {
     'zh-CN': (p) => ({ subject: '新的账号申请待审批', lines: [`${p.name}（${p.username}）申请了运营后台账号，请审批。`], link: p.link }),
     'en-US': (p) => ({ subject: 'A new account request is waiting', lines: [`${p.name} (${p.username}) asked for a console account. Please review it.`], link: p.link }),
+  },
+  'app-verify': {
+    'zh-CN': (p) => ({ subject: `Mowerline 验证码 ${p.code}`, lines: [`${p.name}，您好：`, `您的邮箱验证码是 ${p.code}，${p.minutes} 分钟内有效。`, '如果不是您本人注册，请忽略此邮件。'] }),
+    'en-US': (p) => ({ subject: `Your Mowerline code is ${p.code}`, lines: [`Hello ${p.name},`, `Your verification code is ${p.code}. It is valid for ${p.minutes} minutes.`, 'If you did not sign up, ignore this mail.'] }),
+  },
+  'app-password-reset': {
+    'zh-CN': (p) => ({ subject: 'Mowerline 密码重置验证码', lines: [`${p.name}，您好：`, `您的密码重置验证码是 ${p.code}，${p.minutes} 分钟内有效，只能使用一次。`, '如果不是您本人操作，请忽略此邮件。'] }),
+    'en-US': (p) => ({ subject: 'Reset your Mowerline password', lines: [`Hello ${p.name},`, `Your password reset code is ${p.code}. It is valid for ${p.minutes} minutes and works once.`, 'If you did not ask for this, ignore this mail.'] }),
+  },
+  'app-device-shared': {
+    'zh-CN': (p) => ({ subject: `${p.owner} 与您共享了割草机`, lines: [`${p.name}，您好：`, `${p.owner} 与您共享了割草机 ${p.sn}，打开 Mowerline 应用即可查看。`] }),
+    'en-US': (p) => ({ subject: `${p.owner} shared a mower with you`, lines: [`Hello ${p.name},`, `${p.owner} shared the mower ${p.sn} with you. Open the Mowerline app to see it.`] }),
   },
 };
 

@@ -24,6 +24,8 @@ declare module 'fastify' {
 interface AccessClaims {
   sid: string;
   sub: string;
+  /** 'app' on mobile-app tokens: never a staff credential (end-users/app-session.ts). */
+  typ?: string;
 }
 
 /** Reads `Authorization: Bearer <access_token>` and checks the session is still alive in the database. */
@@ -36,6 +38,7 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
   } catch {
     return undefined;
   }
+  if (claims.typ !== undefined) return undefined;
   if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return undefined;
   const [row] = await db
     .select({ id: staffUsers.id, username: staffUsers.username, name: staffUsers.name, role: staffUsers.role })

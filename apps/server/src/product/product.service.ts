@@ -14,6 +14,7 @@ import { isUniqueViolation, pageOffset, prefixPattern } from '../db/helpers.ts';
 import { countMatches } from '../devices/count.ts';
 import { deviceState, devices } from '../devices/devices.sql.ts';
 import { generateSecret, hashSecret } from '../gateway/device-credentials.ts';
+import { issuePairingCodes } from '../end-users/binding.service.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels, type ProductModelRow } from './product.sql.ts';
 import type { ImportRow } from './sn-import.ts';
@@ -106,17 +107,17 @@ export async function createSn(db: Db, body: SnCreateBody): Promise<SnSecret> {
   await requireModel(db, body.modelId);
   const secret = generateSecret();
   try {
-    await insertDevices(db, [{ sn: body.sn, modelId: body.modelId, region: body.region ?? '', owner: body.owner ?? '', remark: body.remark ?? '', secret }]);
+    const codes = await insertDevices(db, [{ sn: body.sn, modelId: body.modelId, region: body.region ?? '', owner: body.owner ?? '', remark: body.remark ?? '', secret }]);
+    return { sn: body.sn, secret, pairingCode: codes.get(body.sn)! };
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('SN_EXISTS', { sn: body.sn });
     throw err;
   }
-  return { sn: body.sn, secret };
 }
 
-/** Registry rows and their (offline) state rows, in one transaction. */
-export async function insertDevices(db: Db, rows: Array<ImportRow & { secret: string }>): Promise<void> {
-  await db.transaction(async (tx) => {
+/** Registry rows, their (offline) state rows and their pairing codes, in one transaction; returns the codes. */
+export async function insertDevices(db: Db, rows: Array<ImportRow & { secret: string }>): Promise<Map<string, string>> {
+  return db.transaction(async (tx) => {
     for (let i = 0; i < rows.length; i += 1000) {
       const part = rows.slice(i, i + 1000);
       await tx.insert(devices).values(
@@ -124,20 +125,22 @@ export async function insertDevices(db: Db, rows: Array<ImportRow & { secret: st
       );
       await tx.insert(deviceState).values(part.map((r) => ({ sn: r.sn })));
     }
+    return issuePairingCodes(tx, rows.map((r) => r.sn));
   });
 }
 
 /** Imports validated rows (sn-import.ts): all of them or, on any conflict, none. */
-export async function importSn(db: Db, rows: ImportRow[]): Promise<Array<{ sn: string; secret: string | null }>> {
+export async function importSn(db: Db, rows: ImportRow[]): Promise<Array<{ sn: string; secret: string | null; pairingCode: string }>> {
   const withSecrets = rows.map((r) => ({ ...r, generated: r.secret === undefined, secret: r.secret ?? generateSecret() }));
+  let codes: Map<string, string>;
   try {
-    await insertDevices(db, withSecrets);
+    codes = await insertDevices(db, withSecrets);
   } catch (err) {
     // Another import registered one of these SNs between validation and insert.
     if (isUniqueViolation(err)) throw new AppError('CONFLICT');
     throw err;
   }
-  return withSecrets.map((r) => ({ sn: r.sn, secret: r.generated ? r.secret : null }));
+  return withSecrets.map((r) => ({ sn: r.sn, secret: r.generated ? r.secret : null, pairingCode: codes.get(r.sn)! }));
 }
 
 export async function updateSn(db: Db, sn: string, body: SnUpdateBody): Promise<{ before: SnRecord; after: SnRecord }> {
@@ -158,5 +161,6 @@ export async function rotateSecret(db: Db, sn: string): Promise<SnSecret> {
     .where(eq(devices.sn, sn))
     .returning({ sn: devices.sn });
   if (rows.length === 0) throw new AppError('SN_NOT_FOUND', { sn });
-  return { sn, secret };
+  const codes = await issuePairingCodes(db, [sn]);
+  return { sn, secret, pairingCode: codes.get(sn)! };
 }
