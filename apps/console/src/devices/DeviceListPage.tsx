@@ -1,6 +1,7 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Card, Space, Typography } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
+import { useSearchParams } from 'react-router';
 import type { DeviceSort } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { CursorPages } from './cursor-pages.ts';
@@ -14,12 +15,23 @@ import './devices.css';
 /** Device → list: filtered, sorted and paged on the server, refreshed live; CSV export; detail drawer. */
 export default function DeviceListPage() {
   const t = useT();
-  const [filters, setFilters] = useState<DeviceFilterValues>({});
+  // `?sn=` (a link from an app user's mowers) filters to that mower and opens it.
+  const linkedSn = useSearchParams()[0].get('sn')?.toUpperCase() || undefined;
+  const [filters, setFilters] = useState<DeviceFilterValues>(linkedSn ? { sn: linkedSn } : {});
   const [sort, setSort] = useState<DeviceSort>('sn');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
-  const [openSn, setOpenSn] = useState<string>();
+  const [openSn, setOpenSn] = useState<string | undefined>(linkedSn);
   const [exporting, setExporting] = useState(false);
+  // Kept alive in the tab bar, the page sees later links as a changed parameter.
+  const seenSn = useRef(linkedSn);
+  useEffect(() => {
+    if (!linkedSn || linkedSn === seenSn.current) return;
+    seenSn.current = linkedSn;
+    setFilters({ sn: linkedSn });
+    setPage(1);
+    setOpenSn(linkedSn);
+  }, [linkedSn]);
   const cursors = useRef(new CursorPages()).current;
   cursors.reset(JSON.stringify({ filters, sort, pageSize }));
   const query = useMemo(() => ({ ...filters, sort, pageSize, ...cursors.paramsFor(page) }), [filters, sort, pageSize, page, cursors]);

@@ -24,4 +24,7 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   firmware: lazy(() => import('../firmware/FirmwarePage.tsx')),
   'voice-version': lazy(() => import('../firmware/VoiceVersionPage.tsx')),
   'app-change-log': lazy(() => import('../app-version/AppChangeLogPage.tsx')),
+  'operation-user': lazy(() => import('../end-users/EndUserListPage.tsx')),
+  'user-distribution': lazy(() => import('../end-users/UserDistributionPage.tsx')),
+  'user-log': lazy(() => import('../end-users/UserLogPage.tsx')),
 };

@@ -17,4 +17,7 @@ export default {
   'emailLog.template.staff-invite': 'Staff invitation',
   'emailLog.template.account-approved': 'Account approved',
   'emailLog.template.account-request': 'Account request',
+  'emailLog.template.app-verify': 'App: verification code',
+  'emailLog.template.app-password-reset': 'App: password reset code',
+  'emailLog.template.app-device-shared': 'App: mower shared',
 };

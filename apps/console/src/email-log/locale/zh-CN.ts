@@ -17,4 +17,7 @@ export default {
   'emailLog.template.staff-invite': '员工邀请',
   'emailLog.template.account-approved': '账号审批通过',
   'emailLog.template.account-request': '账号申请',
+  'emailLog.template.app-verify': '应用：验证码',
+  'emailLog.template.app-password-reset': '应用：重置密码验证码',
+  'emailLog.template.app-device-shared': '应用：割草机共享',
 };
