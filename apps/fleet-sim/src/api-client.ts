@@ -5,6 +5,11 @@ export class ApiClient {
     private token: string | undefined,
   ) {}
 
+  /** The staff token in use (after `signIn`, or the one given). */
+  get accessToken(): string | undefined {
+    return this.token;
+  }
+
   async signIn(username: string, password: string): Promise<void> {
     const data = await this.call<{ access_token: string }>('POST', '/api/admin/user/login', { username, password });
     this.token = data.access_token;

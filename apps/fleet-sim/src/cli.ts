@@ -1,5 +1,7 @@
 #!/usr/bin/env -S node --import tsx
 import { parseArgs } from 'node:util';
+import { ApiClient } from './api-client.ts';
+import { startAppUsers, type AppUsers } from './app-users.ts';
 import { startFleet } from './fleet.ts';
 
 const usage = `Usage: mowerline-fleet-sim --url <platform URL> --mqtt <broker URL> [options]
@@ -17,6 +19,12 @@ const usage = `Usage: mowerline-fleet-sim --url <platform URL> --mqtt <broker UR
   --connect-rate <n>     new connections per second while starting (default 200)
   --telemetry-interval-ms <n>  telemetry period of every mower (default 5000; load tests go lower)
   --ota-public-key <pem file>  the platform's OTA signing key, to accept updates
+  --app-users            also play the mowers' owners through the platform's mobile-app API:
+                         they sign up, are confirmed by the staff account (support's confirm
+                         action), bind their mowers with the pairing codes, share some, and keep
+                         signing in and editing their profiles (password kept in
+                         <secrets-file>-app-users.json)
+  --app-visit-seconds <n>  mean seconds between one owner's visits to the app (default 600)
 `;
 
 async function main() {
@@ -34,6 +42,8 @@ async function main() {
       'connect-rate': { type: 'string', default: '200' },
       'telemetry-interval-ms': { type: 'string' },
       'ota-public-key': { type: 'string' },
+      'app-users': { type: 'boolean', default: false },
+      'app-visit-seconds': { type: 'string', default: '600' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -65,8 +75,28 @@ async function main() {
     otaPublicKeyPem: values['ota-public-key'] ? readFileSync(values['ota-public-key'], 'utf8') : undefined,
     log: (line) => process.stdout.write(`${line}\n`),
   });
+  let owners: AppUsers | undefined;
+  if (values['app-users']) {
+    let adminToken = token;
+    if (!adminToken) {
+      const api = new ApiClient(values.url, undefined);
+      await api.signIn(values.username!, password!);
+      adminToken = api.accessToken;
+    }
+    owners = await startAppUsers({
+      apiUrl: values.url,
+      gardens: fleet.gardens,
+      pairingCodes: fleet.pairingCodes,
+      adminToken,
+      secretsFile: values['secrets-file']!.replace(/(\.json)?$/, '-app-users.json'),
+      seed: Number(values.seed),
+      visitEverySeconds: Number(values['app-visit-seconds']),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
+  }
   const report = setInterval(() => process.stdout.write(`fleet: ${fleet.connected()}/${fleet.mowers.length} connected\n`), 30_000);
   const stop = async () => {
+    owners?.stop();
     clearInterval(report);
     await fleet.stop();
     process.exit(0);

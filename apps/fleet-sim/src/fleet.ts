@@ -50,6 +50,10 @@ export interface FleetOptions {
 
 export interface Fleet {
   readonly mowers: Mower[];
+  /** Each mower's label pairing code, when this fleet registered the SNs (owners bind with it). */
+  readonly pairingCodes: Map<string, string>;
+  /** Where each mower's garden is. */
+  readonly gardens: Array<{ sn: string; city: string; lat: number; lng: number }>;
   /** Mowers connected right now. */
   connected(): number;
   /** Resolves once `n` (default: all) mowers are connected; rejects after `timeoutMs`. */
@@ -81,6 +85,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const plan = planFleet(opts.count, prefix, opts.seed ?? 1);
 
   let secrets = opts.devices;
+  const pairing = new SecretsStore(opts.secretsFile ? opts.secretsFile.replace(/(\.json)?$/, '-pairing.json') : undefined);
   if (!secrets) {
     if (!opts.apiUrl) throw new Error('give either `devices` or `apiUrl` with a token or credentials');
     const api = new ApiClient(opts.apiUrl, opts.token);
@@ -89,7 +94,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       await api.signIn(opts.credentials.username, opts.credentials.password);
     }
     const specs: DeviceSpec[] = plan.map((p) => ({ sn: p.sn, model: p.model, region: p.region }));
-    secrets = await registerFleet(api, specs, new SecretsStore(opts.secretsFile), prefix);
+    secrets = await registerFleet(api, specs, new SecretsStore(opts.secretsFile), prefix, pairing);
     log(`fleet: ${specs.length} mowers registered (${prefix}…)`);
   }
 
@@ -148,6 +153,8 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
 
   return {
     mowers,
+    pairingCodes: new Map(plan.flatMap((p) => (pairing.get(p.sn) ? [[p.sn, pairing.get(p.sn)!] as const] : []))),
+    gardens: plan.map((p) => ({ sn: p.sn, city: p.city, lat: p.garden.lat, lng: p.garden.lng })),
     connected,
     async waitConnected(n = mowers.length, timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ProductModel, SnRecord } from '@mowerline/contract';
 import type { ApiClient } from './api-client.ts';
-import type { SecretsStore } from './secrets-store.ts';
+import { SecretsStore } from './secrets-store.ts';
 
 export interface DeviceSpec {
   sn: string;
@@ -16,7 +16,14 @@ const IMPORT_CHUNK = 5000;
  * exist, new SNs are imported with the secrets the "factory" (this simulator) generated, and an SN
  * the platform already has but whose secret was lost gets its secret rotated.
  */
-export async function registerFleet(api: ApiClient, specs: DeviceSpec[], store: SecretsStore, prefix: string): Promise<Map<string, string>> {
+export async function registerFleet(
+  api: ApiClient,
+  specs: DeviceSpec[],
+  store: SecretsStore,
+  prefix: string,
+  /** The labels' pairing codes (what owners bind with), kept like the secrets. */
+  pairing: SecretsStore = new SecretsStore(),
+): Promise<Map<string, string>> {
   const models = await api.call<ProductModel[]>('GET', '/api/admin/product/model');
   const wanted = new Map(specs.map((s) => [s.model.code, s.model]));
   for (const model of wanted.values()) {
@@ -40,15 +47,19 @@ export async function registerFleet(api: ApiClient, specs: DeviceSpec[], store: 
       store.set(s.sn, secret);
       return `${s.sn},${s.model.code},${s.region},${secret}`;
     });
-    await api.call('POST', '/api/admin/product/sn/import', ['sn,model,region,secret', ...rows].join('\r\n'), 'text/csv');
+    const imported = await api.call<{ devices: Array<{ sn: string; pairingCode?: string }> }>('POST', '/api/admin/product/sn/import', ['sn,model,region,secret', ...rows].join('\r\n'), 'text/csv');
+    for (const d of imported.devices) if (d.pairingCode) pairing.set(d.sn, d.pairingCode);
   }
 
   for (const s of specs) {
-    if (existing.has(s.sn) && !store.get(s.sn)) {
-      const rotated = await api.call<{ secret: string }>('POST', `/api/admin/product/sn/${s.sn}/rotate-secret`);
+    // A lost secret, or a label printed before pairing codes existed: rotation issues both anew.
+    if (existing.has(s.sn) && (!store.get(s.sn) || !pairing.get(s.sn))) {
+      const rotated = await api.call<{ secret: string; pairingCode?: string }>('POST', `/api/admin/product/sn/${s.sn}/rotate-secret`);
       store.set(s.sn, rotated.secret);
+      if (rotated.pairingCode) pairing.set(s.sn, rotated.pairingCode);
     }
   }
   store.save();
+  pairing.save();
   return new Map(specs.map((s) => [s.sn, store.get(s.sn)!]));
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
-import { startFleet, type Fleet } from '@mowerline/fleet-sim';
+import { startAppUsers, startFleet, type Fleet } from '@mowerline/fleet-sim';
 import { openSession, revokeSession } from '../auth/session.service.ts';
 import type { AppContext } from '../context.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
@@ -18,7 +18,7 @@ function localUrl(app: FastifyInstance, host: string): string {
  * The `npm start` demo: FLEET_SIZE simulated mowers, registered through the real admin API and
  * connected to the real broker. The simulator gets a short service session of the first active
  * administrator, minted in-process (no password anywhere) and revoked as soon as the SNs are
- * registered; its calls are audited like any other.
+ * registered and the owners' app accounts confirmed; its calls are audited like any other.
  */
 export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Promise<Fleet | undefined> {
   const [admin] = await ctx.db
@@ -34,9 +34,10 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
   const { sid } = app.jwt.decode<{ sid: string }>(accessToken)!;
   try {
     const endpoints = ctx.gateway.endpoints();
-    return await startFleet({
+    const apiUrl = localUrl(app, ctx.config.host);
+    const fleet = await startFleet({
       count: ctx.config.fleetSize,
-      apiUrl: localUrl(app, ctx.config.host),
+      apiUrl,
       mqttUrl: endpoints.externalUrl ?? `mqtt://127.0.0.1:${endpoints.tcpPort}`,
       token: accessToken,
       secretsFile: path.join(ctx.config.dataDir, 'fleet-sim', 'secrets.json'),
@@ -45,6 +46,27 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
       faultsPerHour: 1,
       log: (line) => app.log.info(line),
     });
+    // The mowers' owners sign up through the real app API; support (this session) confirms them,
+    // then they bind with the labels' pairing codes and keep using the app.
+    const owners = await startAppUsers({
+      apiUrl,
+      gardens: fleet.gardens,
+      pairingCodes: fleet.pairingCodes,
+      adminToken: accessToken,
+      secretsFile: path.join(ctx.config.dataDir, 'fleet-sim', 'app-users.json'),
+      visitEverySeconds: 300,
+      log: (line) => app.log.info(line),
+    }).catch((err: unknown) => {
+      app.log.error({ err }, 'demo app users failed to start');
+      return undefined;
+    });
+    return {
+      ...fleet,
+      stop: async () => {
+        owners?.stop();
+        await fleet.stop();
+      },
+    };
   } finally {
     await revokeSession(ctx, sid);
   }

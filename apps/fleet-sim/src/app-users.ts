@@ -1,0 +1,283 @@
+import { randomBytes } from 'node:crypto';
+import { places } from './places.ts';
+import { createRng, pick } from './rng.ts';
+import { SecretsStore } from './secrets-store.ts';
+
+/**
+ * Mower owners playing the company's mobile app against the platform's real app API
+ * (`/api/app/v1`): they sign up, get confirmed by support (the console's confirm action, as when a
+ * verification mail never arrives), bind their mowers with the label's pairing code, share some,
+ * sign in now and then and edit their profiles.
+ */
+
+export interface AppUserPlan {
+  email: string;
+  name: string;
+  country: string;
+  timeZone: string;
+  locale: 'zh-CN' | 'en-US';
+  /** Where they live: next to their first mower. */
+  home: { lat: number; lng: number };
+  owns: string[];
+  /** SNs someone else owns and shares with them. */
+  sharedWithMe: string[];
+}
+
+const FIRST = ['Anna', 'Lars', 'Mia', 'Jonas', 'Emma', 'Noah', 'Sofia', 'Lukas', 'Yuki', 'Min', 'Wei', 'Li', 'Chloé', 'Marco', 'Eva', 'Hana'];
+const LAST = ['Berg', 'Nielsen', 'Müller', 'de Vries', 'Smith', 'Martin', 'Rossi', 'Huber', 'Sato', 'Kim', 'Chen', 'Wang', 'Lin', 'Tan'];
+
+/**
+ * Owners for a fleet: 1–3 neighbouring mowers each (same city), living where their mowers are;
+ * every third owner shares a mower with the previous owner of the same city.
+ */
+export function planAppUsers(gardens: Array<{ sn: string; city: string; lat: number; lng: number }>, seed: number, domain = 'owners.mowerline.test'): AppUserPlan[] {
+  const rng = createRng(seed * 31 + 7);
+  const byCity = new Map<string, typeof gardens>();
+  for (const g of gardens) byCity.set(g.city, [...(byCity.get(g.city) ?? []), g]);
+  const users: AppUserPlan[] = [];
+  for (const [city, list] of byCity) {
+    const place = places.find((p) => p.city === city)!;
+    let previous: AppUserPlan | undefined;
+    for (let i = 0; i < list.length; ) {
+      const n = Math.min(list.length - i, 1 + Math.floor(rng() * 3));
+      const owned = list.slice(i, i + n);
+      i += n;
+      const first = pick(rng, FIRST);
+      const last = pick(rng, LAST);
+      const user: AppUserPlan = {
+        email: `${first}.${last}.${owned[0]!.sn}@${domain}`.toLowerCase().normalize('NFD').replace(/[^a-z0-9.@-]/g, ''),
+        name: `${first} ${last}`,
+        country: place.country,
+        timeZone: place.timeZone,
+        locale: place.locale,
+        home: { lat: owned[0]!.lat, lng: owned[0]!.lng },
+        owns: owned.map((g) => g.sn),
+        sharedWithMe: [],
+      };
+      if (previous && users.length % 3 === 2) user.sharedWithMe.push(previous.owns[0]!);
+      users.push(user);
+      previous = user;
+    }
+  }
+  return users;
+}
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    msg: string,
+  ) {
+    super(msg);
+  }
+}
+
+async function call<T>(baseUrl: string, method: string, path: string, opts: { token?: string; body?: unknown; locale?: string } = {}): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const headers: Record<string, string> = { 'accept-language': opts.locale ?? 'en-US', 'user-agent': 'mowerline-fleet-sim (app user)' };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(new URL(path, baseUrl), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    // The app API limits sign-ups and sign-ins per address; a whole demo comes from one.
+    if (res.status === 429 && attempt < 10) {
+      const wait = Number(res.headers.get('retry-after') ?? '30');
+      await new Promise((r) => setTimeout(r, Math.min(Math.max(wait, 1), 60) * 1000));
+      continue;
+    }
+    const envelope = (await res.json()) as Envelope<T>;
+    if (envelope.code !== 0) throw new HttpError(res.status, envelope.code, `${method} ${path}: ${envelope.msg} (${envelope.code})`);
+    return envelope.data;
+  }
+}
+
+const EMAIL_TAKEN = 44001;
+const END_USER_STATE = 44011;
+
+/** One owner and their app session. */
+export class AppUserSim {
+  private token: string | undefined;
+  private refreshToken: string | undefined;
+  id: number | undefined;
+
+  constructor(
+    readonly plan: AppUserPlan,
+    private readonly baseUrl: string,
+    private readonly password: string,
+  ) {}
+
+  private api<T>(method: string, path: string, body?: unknown, token = this.token) {
+    return call<T>(this.baseUrl, method, path, { body, token, locale: this.plan.locale });
+  }
+
+  /** Signs up; an account that exists already (an earlier run) is fine. */
+  async register(): Promise<void> {
+    try {
+      const r = await this.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+        email: this.plan.email,
+        password: this.password,
+        name: this.plan.name,
+        country: this.plan.country,
+        locale: this.plan.locale,
+        timeZone: this.plan.timeZone,
+      });
+      this.id = r.id;
+    } catch (err) {
+      if (!(err instanceof HttpError && err.code === EMAIL_TAKEN)) throw err;
+    }
+  }
+
+  /** Support confirms the account (staff token); an already active account is fine. */
+  async confirmWith(adminToken: string): Promise<void> {
+    if (this.id === undefined) {
+      const page = await this.api<{ list: Array<{ id: number; email: string }> }>('GET', `/api/admin/end-user?keyword=${encodeURIComponent(this.plan.email)}`, undefined, adminToken);
+      this.id = page.list.find((u) => u.email === this.plan.email)?.id;
+    }
+    if (this.id === undefined) return;
+    try {
+      await this.api('POST', `/api/admin/end-user/${this.id}/confirm`, undefined, adminToken);
+    } catch (err) {
+      if (!(err instanceof HttpError && err.code === END_USER_STATE)) throw err;
+    }
+  }
+
+  async signIn(): Promise<void> {
+    const t = await this.api<{ access_token: string; refresh_token: string }>('POST', '/api/app/v1/user/login', { email: this.plan.email, password: this.password });
+    this.token = t.access_token;
+    this.refreshToken = t.refresh_token;
+  }
+
+  /** Renews the access token with the refresh token, or signs in again. */
+  async refresh(): Promise<void> {
+    try {
+      if (!this.refreshToken) throw new Error('no session');
+      const t = await this.api<{ access_token: string; refresh_token: string }>('POST', '/api/app/v1/user/refresh', { refresh_token: this.refreshToken });
+      this.token = t.access_token;
+      this.refreshToken = t.refresh_token;
+    } catch {
+      await this.signIn();
+    }
+  }
+
+  /** Binds each owned mower with its label's code; already owned by this user is fine. */
+  async bindAll(pairingCodes: Map<string, string>): Promise<number> {
+    const mine = new Set((await this.api<Array<{ sn: string; role: string }>>('GET', '/api/app/v1/devices')).filter((d) => d.role === 'owner').map((d) => d.sn));
+    let bound = 0;
+    for (const sn of this.plan.owns) {
+      const code = pairingCodes.get(sn);
+      if (mine.has(sn) || !code) continue;
+      await this.api('POST', '/api/app/v1/devices/bind', { sn, pairingCode: code });
+      bound++;
+    }
+    // Profile: where they live (the server codes country and city from the coordinates).
+    await this.api('PUT', '/api/app/v1/user/profile', { home: this.plan.home });
+    return bound;
+  }
+
+  async shareWith(email: string, sn: string): Promise<void> {
+    await this.api('POST', `/api/app/v1/devices/${sn}/share`, { email });
+  }
+
+  async checkDevices(): Promise<void> {
+    await this.api('GET', '/api/app/v1/devices');
+  }
+
+  async editProfile(rng: () => number): Promise<void> {
+    const phone = `+${Math.floor(10 + rng() * 89)} ${Math.floor(100_000_000 + rng() * 899_999_999)}`;
+    await this.api('PUT', '/api/app/v1/user/profile', rng() < 0.5 ? { phone } : { name: this.plan.name, phone });
+  }
+
+  async signOut(): Promise<void> {
+    if (this.token) await this.api('POST', '/api/app/v1/user/logout');
+    this.token = undefined;
+    this.refreshToken = undefined;
+  }
+}
+
+export interface AppUsersOptions {
+  apiUrl: string;
+  gardens: Array<{ sn: string; city: string; lat: number; lng: number }>;
+  pairingCodes: Map<string, string>;
+  /** A staff token allowed to confirm accounts (support's confirm action). */
+  adminToken?: string;
+  /** Keeps the owners' shared password between runs (JSON, mode 0600). */
+  secretsFile?: string;
+  seed?: number;
+  /** Mean seconds between one owner's visits to the app (sign-in, look, sometimes edit). */
+  visitEverySeconds?: number;
+  log?: (line: string) => void;
+}
+
+export interface AppUsers {
+  readonly users: AppUserSim[];
+  stop(): void;
+}
+
+/**
+ * Signs the owners up and has support confirm them (awaited: needs the staff token), then, in the
+ * background, binds, shares, and keeps visiting the app now and then.
+ */
+export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
+  const log = opts.log ?? (() => {});
+  const store = new SecretsStore(opts.secretsFile);
+  let password = store.get('@app-users');
+  if (!password) {
+    password = `Aa1#${randomBytes(12).toString('base64url')}`;
+    store.set('@app-users', password);
+    store.save();
+  }
+  const plans = planAppUsers(opts.gardens, opts.seed ?? 1);
+  const users = plans.map((p) => new AppUserSim(p, opts.apiUrl, password));
+  for (const u of users) await u.register();
+  if (opts.adminToken) for (const u of users) await u.confirmWith(opts.adminToken);
+  log(`app users: ${users.length} owners signed up`);
+
+  let stopped = false;
+  const rng = createRng((opts.seed ?? 1) * 131);
+  const timers: NodeJS.Timeout[] = [];
+  const setup = (async () => {
+    let bound = 0;
+    for (const u of users) {
+      if (stopped) return;
+      try {
+        await u.signIn();
+        bound += await u.bindAll(opts.pairingCodes);
+      } catch (err) {
+        log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    for (const u of users) {
+      for (const sn of u.plan.sharedWithMe) {
+        const owner = users.find((o) => o.plan.owns.includes(sn));
+        await owner?.shareWith(u.plan.email, sn).catch(() => {});
+      }
+    }
+    log(`app users: ${bound} mowers bound`);
+  })();
+
+  const visitMs = (opts.visitEverySeconds ?? 600) * 1000;
+  const visit = () => {
+    if (stopped || users.length === 0) return;
+    const u = users[Math.floor(rng() * users.length)]!;
+    const roll = rng();
+    const work = roll < 0.3 ? u.signOut().then(() => u.signIn()) : roll < 0.8 ? u.refresh().then(() => u.checkDevices()) : u.refresh().then(() => u.editProfile(rng));
+    work.catch((err: unknown) => log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`));
+    timers[0] = setTimeout(visit, (visitMs / users.length) * (0.5 + rng()));
+  };
+  void setup.then(() => {
+    timers[0] = setTimeout(visit, 1000);
+  });
+
+  return {
+    users,
+    stop() {
+      stopped = true;
+      timers.forEach(clearTimeout);
+    },
+  };
+}
