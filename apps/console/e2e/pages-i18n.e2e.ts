@@ -11,6 +11,9 @@ const pages = [
   { hash: '/system/email-log', ready: 'td [data-status]' },
   { hash: '/user/center', ready: '[data-testid=profile-name]' },
   { hash: '/user/messages?type=notice', ready: '[data-message-id]' },
+  { hash: '/operation/user', ready: 'td [data-status=active]' },
+  { hash: '/operation/user-distribution', ready: '[data-country=NZ]' },
+  { hash: '/operation/user-log', ready: 'td [data-action=register]' },
 ];
 
 /**
@@ -29,6 +32,11 @@ describe('pages in both languages and both themes', () => {
     await server.api('POST', '/api/admin/user/register', {
       body: { username: 'kim', name: 'Kim Lee', email: 'kim@example.com', password: 'Garden#Path7', reason: 'Night shift operator' },
     });
+    // An app user, signed up through the app API and confirmed by staff, for the /operation pages.
+    const appUser = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+      body: { email: 'mere@example.com', password: 'Garden#Path7', name: 'Mere Tane', country: 'NZ', city: 'Auckland', locale: 'en-US', timeZone: 'Pacific/Auckland' },
+    });
+    await server.api('POST', `/api/admin/end-user/${appUser.body.data.id}/confirm`, { token: admin });
   });
 
   afterAll(async () => {

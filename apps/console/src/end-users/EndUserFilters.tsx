@@ -51,7 +51,7 @@ export function EndUserFilters({ value, onChange }: { value: EndUserFilterValues
   const col = { xs: 24, sm: 12, lg: 8 };
   return (
     <div className="device-filters end-user-filters">
-      <Form form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
+      <Form id="end-user-filter" form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
         <Grid.Row gutter={16}>
           <Grid.Col {...col}>
             <Form.Item label={t('endUser.field.keyword')} field="keyword">

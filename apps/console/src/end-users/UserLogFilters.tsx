@@ -49,7 +49,7 @@ export function UserLogFilters({ value, onChange }: { value: UserLogFilterValues
   const col = { xs: 24, sm: 12, lg: 8 };
   return (
     <div className="device-filters">
-      <Form form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
+      <Form id="user-log-filter" form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
         <Grid.Row gutter={16}>
           <Grid.Col {...col}>
             <Form.Item label={t('userLog.field.user')} field="user" rules={[{ match: /^(\d+|[^\s@]+@[^\s@]+)?$/, message: t('userLog.rule.user') }]}>
