@@ -13,13 +13,17 @@ import {
   snSchema,
 } from './device-protocol.ts';
 import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+import { appUserStatuses } from './end-users.ts';
 
 /** `true`/`false` in a query string. */
 const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 const idList = z.array(z.number().int().min(1)).min(1).max(500);
 
 export const regionSchema = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'lower-case letters, digits and dashes');
-/** Who the mower belongs to (the app account it is bound to), as text until accounts are linked. */
+/**
+ * Who the mower belongs to: the owner's app e-mail once bound (binding writes it), else text staff
+ * entered. As a filter it matches the whole value, in any case.
+ */
 export const ownerSchema = z.string().trim().max(128);
 const remarkSchema = z.string().trim().max(500);
 
@@ -240,12 +244,27 @@ export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 export const eventStatuses = ['active', 'acknowledged', 'cleared'] as const;
 export type EventStatus = (typeof eventStatuses)[number];
 
+/** An app user linked to a mower (its owner or a user it is shared with), as staff see them. */
+export const deviceAppUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  status: z.enum(appUserStatuses),
+  /** When the user bound the mower, or when it was shared with them. */
+  since: z.string(),
+});
+export type DeviceAppUser = z.infer<typeof deviceAppUserSchema>;
+
 /** GET /api/admin/device/:sn */
 export const deviceDetailSchema = deviceSummarySchema.extend({
   remark: z.string(),
   telemetryAt: z.string().nullable(),
   secretRotatedAt: z.string(),
   recentEvents: z.array(deviceEventSchema),
+  /** The app account that bound the mower, null while unbound. */
+  ownerUser: deviceAppUserSchema.nullable(),
+  /** App users the owner shares the mower with, by e-mail. */
+  sharedUsers: z.array(deviceAppUserSchema),
 });
 export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
 

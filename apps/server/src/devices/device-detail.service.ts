@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
-import type { DeviceDetail, DeviceHistory, Locale, ReportedState } from '@mowerline/contract';
+import { asc, desc, eq, sql } from 'drizzle-orm';
+import type { DeviceAppUser, DeviceDetail, DeviceHistory, Locale, ReportedState } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { appDeviceLinks, appUsers } from '../end-users/end-users.sql.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { toSummary, summaryColumns, type SummaryRow } from './device-list.service.ts';
@@ -23,7 +24,21 @@ export async function deviceDetail(db: Db, sn: string, locale: Locale): Promise<
     telemetryAt: row.telemetryAt?.toISOString() ?? null,
     secretRotatedAt: row.secretRotatedAt.toISOString(),
     recentEvents: await recentEvents(db, sn, locale),
+    ...(await appUsersOf(db, sn)),
   };
+}
+
+/** The mower's owner and the users it is shared with (owner first, then by e-mail), from the primary key's SN range. */
+async function appUsersOf(db: Db, sn: string): Promise<{ ownerUser: DeviceAppUser | null; sharedUsers: DeviceAppUser[] }> {
+  const rows = await db
+    .select({ id: appUsers.id, name: appUsers.name, email: appUsers.email, status: appUsers.status, since: appDeviceLinks.createdAt, role: appDeviceLinks.role })
+    .from(appDeviceLinks)
+    .innerJoin(appUsers, eq(appUsers.id, appDeviceLinks.userId))
+    .where(eq(appDeviceLinks.sn, sn))
+    .orderBy(desc(sql`${appDeviceLinks.role} = 'owner'`), asc(appUsers.email));
+  const user = ({ role: _role, since, ...r }: (typeof rows)[number]): DeviceAppUser => ({ ...r, since: since.toISOString() });
+  const owner = rows.find((r) => r.role === 'owner');
+  return { ownerUser: owner ? user(owner) : null, sharedUsers: rows.filter((r) => r.role === 'shared').map(user) };
 }
 
 /** Battery and state per time bucket over [from, to] (default: the last 24 hours), from the history index (sn, at). */

@@ -6,7 +6,7 @@ import { pageOffset, prefixPattern } from '../db/helpers.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { countMatches } from './count.ts';
-import { BATTERY_UNKNOWN, deviceState, devices } from './devices.sql.ts';
+import { BATTERY_UNKNOWN, deviceState, devices, ownerIs } from './devices.sql.ts';
 
 export const summaryColumns = {
   sn: devices.sn,
@@ -105,7 +105,7 @@ function filterConditions(f: DeviceFilter, plan: Plan): SQL | undefined {
   if (f.sn) for (const sn of snColumns(plan)) c.push(like(sn, prefixPattern(f.sn)));
   if (f.modelId) c.push(eq(devices.modelId, f.modelId));
   if (f.region) c.push(eq(devices.region, f.region));
-  if (f.owner) c.push(eq(devices.owner, f.owner));
+  if (f.owner) c.push(ownerIs(f.owner));
   if (f.firmware) c.push(eq(deviceState.firmware, f.firmware));
   if (f.online !== undefined) c.push(eq(deviceState.online, f.online));
   if (f.state === 'offline') c.push(eq(deviceState.online, false));

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -40,6 +40,7 @@ export const devices = pgTable(
     secretSalt: text('secret_salt').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     region: text('region').notNull().default(''),
+    /** The owner's app e-mail (kept by bind, unbind and erasure; lower-case), or text staff entered. */
     owner: text('owner').notNull().default(''),
     remark: text('remark').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -49,11 +50,17 @@ export const devices = pgTable(
   (t) => [
     index('devices_model_sn').on(t.modelId, t.sn),
     index('devices_region_sn').on(t.region, t.sn),
-    index('devices_owner_sn').on(t.owner, t.sn),
+    // Owner filters match case-insensitively (`ownerIs`); the SN after it keeps the list's order.
+    index('devices_owner_lower_sn').on(sql`lower(${t.owner})`, t.sn),
     index('devices_created_sn').on(t.createdAt, t.sn),
   ],
 );
 export type DeviceRow = typeof devices.$inferSelect;
+
+/** The owner filter of the device list, the SN list and OTA targets: one e-mail, any case, on `devices_owner_lower_sn`. */
+export function ownerIs(owner: string): SQL {
+  return sql`lower(${devices.owner}) = lower(${owner})`;
+}
 
 /**
  * The latest state of each device: one narrow row rewritten by the ingest's batched UPSERT, apart

@@ -12,7 +12,7 @@ import {
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
-import { deviceState, devices } from '../devices/devices.sql.ts';
+import { deviceState, devices, ownerIs } from '../devices/devices.sql.ts';
 import { getArtifact } from '../firmware/artifact.service.ts';
 import { otaArtifacts, type OtaArtifactRow } from '../firmware/firmware.sql.ts';
 import { AppError } from '../http/envelope.ts';
@@ -52,7 +52,7 @@ async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignT
   if (target.type === 'filter') {
     if (target.sn) where.push(like(devices.sn, prefixPattern(target.sn)));
     if (target.region) where.push(eq(devices.region, target.region));
-    if (target.owner) where.push(eq(devices.owner, target.owner));
+    if (target.owner) where.push(ownerIs(target.owner));
     if (target.firmware) where.push(eq(deviceState.firmware, target.firmware));
   }
   const rows = await base.where(and(...where)).orderBy(devices.sn);

@@ -12,7 +12,7 @@ import type {
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation, pageOffset, prefixPattern } from '../db/helpers.ts';
 import { countMatches } from '../devices/count.ts';
-import { deviceState, devices } from '../devices/devices.sql.ts';
+import { deviceState, devices, ownerIs } from '../devices/devices.sql.ts';
 import { generateSecret, hashSecret } from '../gateway/device-credentials.ts';
 import { issuePairingCodes } from '../end-users/binding.service.ts';
 import { AppError } from '../http/envelope.ts';
@@ -70,7 +70,7 @@ export async function listSn(db: Db, query: SnListQuery) {
   if (query.modelId) conditions.push(eq(devices.modelId, query.modelId));
   if (query.enabled !== undefined) conditions.push(eq(devices.enabled, query.enabled));
   if (query.region) conditions.push(eq(devices.region, query.region));
-  if (query.owner) conditions.push(eq(devices.owner, query.owner));
+  if (query.owner) conditions.push(ownerIs(query.owner));
   const where = and(...conditions);
   const rows = await db
     .select(snColumns)

@@ -77,6 +77,8 @@ describe('device list on 100k devices', () => {
     const owner = await page('owner=owner7&pageSize=100');
     expect(owner).toMatchObject({ total: 100, totalExact: true });
     expect(owner.list.map((d) => d.sn)).toEqual(range((g) => g % 1000 === 7).map(sn));
+    // Owners are app e-mails, matched in any case.
+    expect((await page('owner=OWNER7&pageSize=100')).list.map((d) => d.sn)).toEqual(owner.list.map((d) => d.sn));
   });
 
   it('combines filters: model, region, firmware, online, state, last seen', async () => {
@@ -178,6 +180,7 @@ describe('device list on 100k devices', () => {
       const q = deviceListQuerySchema.parse(Object.fromEntries(new URLSearchParams(query)));
       const text = await explain(pageQuery(db, q, q.pageSize, q.cursor ? { cursor: q.cursor } : { offset: (q.page - 1) * q.pageSize }));
       expect(text, query).not.toMatch(/Seq Scan on (devices|device_state)/);
+      if (query.startsWith('owner=')) expect(text, query).toMatch(/devices_owner_lower_sn/);
     }
   });
 
