@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceEvent, SnRecord } from '@mowerline/contract';
 import type { TestServer } from '../../server/test/harness.ts';
@@ -185,7 +186,7 @@ describe('device list, exception events and serial numbers against the real serv
     await confirmPopup(page);
     const secretBox = page.locator('[data-testid=device-secret]');
     await secretBox.waitFor();
-    expect(await page.locator('.arco-modal').innerText()).toContain('New device secret for E2E-NEW-0003');
+    expect(await page.locator('.arco-modal').innerText()).toContain('New device secret and pairing code for E2E-NEW-0003');
     await page.getByRole('button', { name: 'I have saved the secret' }).click();
     await secretBox.waitFor({ state: 'detached' });
   });
@@ -208,7 +209,14 @@ describe('device list, exception events and serial numbers against the real serv
     await page.locator('.arco-modal input[type=file]').setInputFiles({ name: 'fixed.csv', mimeType: 'text/csv', buffer: Buffer.from('sn,model\nE2E-IMP-0001,MLX1\n') });
     await page.locator('.arco-modal').getByRole('button', { name: 'Import', exact: true }).click();
     await page.locator('.arco-modal').getByText('1 serial numbers imported').waitFor();
-    await page.locator('.arco-modal').getByRole('button', { name: 'Download secrets (CSV)' }).waitFor();
+    // The download holds the generated secret and every pairing code with its QR payload.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('.arco-modal').getByRole('button', { name: 'Download secrets and pairing codes (CSV)' }).click(),
+    ]);
+    const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('sn,secret,pairingCode,qr');
+    expect(lines[1]).toMatch(/^E2E-IMP-0001,[A-Za-z0-9_-]{43},([0-9A-Z]{5}-[0-9A-Z]{5}),mowerline:\/\/bind\?sn=E2E-IMP-0001&code=\1$/);
     await page.locator('.arco-modal-footer').getByRole('button', { name: 'Close' }).click();
     await row(page, 'E2E-IMP-0001').waitFor();
     // The refused import answers HTTP 400 (Chromium logs that); nothing else may have gone wrong.

@@ -4,6 +4,7 @@ import type { DeviceDetail } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { BatteryBar, LastSeen, OnlineStatus, StateTag } from './DeviceCells.tsx';
+import { DeviceAppUsers } from './DeviceAppUsers.tsx';
 import { DeviceEventsList } from './DeviceEventsList.tsx';
 import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
 import { useDeviceDetail } from './devices.api.ts';
@@ -49,7 +50,6 @@ function Registry({ device }: { device: DeviceDetail }) {
       data={[
         { label: t('devices.field.model'), value: `${device.modelCode} · ${device.modelName}` },
         { label: t('devices.field.enabled'), value: <Tag color={device.enabled ? 'green' : 'gray'}>{t(device.enabled ? 'devices.enabled' : 'devices.disabled')}</Tag> },
-        { label: t('devices.field.owner'), value: device.owner || '-' },
         { label: t('devices.field.region'), value: device.region || '-' },
         { label: t('devices.field.createdAt'), value: dateTime(device.createdAt) },
         { label: t('devices.field.secretRotatedAt'), value: dateTime(device.secretRotatedAt) },
@@ -59,7 +59,7 @@ function Registry({ device }: { device: DeviceDetail }) {
   );
 }
 
-/** One device: latest telemetry (live), battery/state history, recent events, firmware and owner. */
+/** One device: latest telemetry (live), battery/state history, recent events, firmware, app owner and shared users. */
 export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; onClose(): void }) {
   const t = useT();
   const detail = useDeviceDetail(sn);
@@ -93,6 +93,8 @@ export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; on
           <DeviceEventsList events={device.recentEvents} />
           <div className="device-detail-section">{t('upgradeLog.deviceHistory')}</div>
           <DeviceUpgradeHistory sn={device.sn} />
+          <div className="device-detail-section">{t('devices.section.appUsers')}</div>
+          <DeviceAppUsers device={device} onLeave={onClose} />
           <div className="device-detail-section">{t('devices.section.registry')}</div>
           <Registry device={device} />
         </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Modal, Result, Space, Table, Typography, Upload } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
-import { MAX_SN_IMPORT_BYTES, snImportColumns, snImportReasons, type SnImportReport, type SnImportResult, type SnImportRejection } from '@mowerline/contract';
+import { MAX_SN_IMPORT_BYTES, pairingQrPayload, snImportColumns, snImportReasons, type SnImportReport, type SnImportResult, type SnImportRejection } from '@mowerline/contract';
 import { ApiError } from '../api/request.ts';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { useImportSn } from './product-sn.api.ts';
@@ -39,17 +39,22 @@ function RejectedRows({ report }: { report: SnImportReport }) {
   );
 }
 
+/** Secrets (where the server generated them) and every pairing code, with the QR payload a label printer encodes. */
+export function importedCsvLines(result: SnImportResult): string[] {
+  return ['sn,secret,pairingCode,qr', ...result.devices.map((d) => [d.sn, d.secret ?? '', d.pairingCode, pairingQrPayload(d.sn, d.pairingCode)].join(','))];
+}
+
 function Imported({ result }: { result: SnImportResult }) {
   const t = useT();
-  const generated = result.devices.filter((d) => d.secret);
+  const generated = result.devices.filter((d) => d.secret).length;
   return (
     <Result
       status="success"
       title={t('productSn.import.done', { count: result.imported })}
-      subTitle={generated.length > 0 ? t('productSn.import.secretsWarning', { count: generated.length }) : t('productSn.import.secretsFromFile')}
+      subTitle={generated > 0 ? t('productSn.import.secretsWarning', { count: generated }) : t('productSn.import.secretsFromFile')}
       extra={
-        generated.length > 0 && (
-          <Button type="primary" icon={<IconDownload />} onClick={() => saveCsv('device-secrets.csv', ['sn,secret', ...generated.map((d) => `${d.sn},${d.secret}`)])}>
+        result.devices.length > 0 && (
+          <Button type="primary" icon={<IconDownload />} onClick={() => saveCsv('device-secrets.csv', importedCsvLines(result))}>
             {t('productSn.import.downloadSecrets')}
           </Button>
         )
