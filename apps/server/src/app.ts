@@ -8,13 +8,14 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { createMailer } from './email/mailer.ts';
 import { createGuard } from './http/auth.ts';
 import { documentMultipart } from './http/endpoints.ts';
+import { validateInput } from './http/validation.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
 import { installErrorPolicy } from './http/envelope.ts';
 import { createNotifier } from './messages/notify.ts';
@@ -57,7 +58,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     // embedded broker): it must not be cut off by Fastify's 10 s plugin timer.
     pluginTimeout: 0,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
   // requireEndpointTable(app); -- enabled once every feature is converted

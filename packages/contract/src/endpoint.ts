@@ -102,7 +102,10 @@ export function endpointErrors(def: EndpointDef): ErrorKey[] {
   keys.add('FAILURE');
   if (def.access.kind === 'staff' || def.access.kind === 'app') keys.add('NOT_SIGNED_IN');
   if (def.access.kind === 'staff' && def.access.resource) keys.add('FORBIDDEN');
-  if (def.params || def.query || def.body || def.consumes) keys.add('VALIDATION');
+  if (def.params || def.query || def.body || def.consumes) {
+    keys.add('VALIDATION');
+    keys.add('UNSTORABLE_TEXT');
+  }
   if (def.body || def.consumes) {
     keys.add('BODY_TOO_LARGE');
     keys.add('UNSUPPORTED_MEDIA');

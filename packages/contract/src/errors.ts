@@ -15,6 +15,7 @@ export const errors = {
   FAILURE: { code: 50000, http: 500, 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
   NOT_SIGNED_IN: { code: 50008, http: 401, 'zh-CN': '未登录或登录已过期', 'en-US': 'Not signed in or the session has expired' },
   VALIDATION: { code: 40000, http: 400, 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
+  UNSTORABLE_TEXT: { code: 40001, http: 400, 'zh-CN': '请求参数错误：{field} 含有无法保存的字符（NUL 或不成对的代理字符）', 'en-US': 'Invalid request: {field} contains a character that cannot be stored (NUL or an unpaired surrogate)' },
   FORBIDDEN: { code: 40003, http: 403, 'zh-CN': '没有权限执行此操作', 'en-US': 'You do not have permission to do this' },
   NOT_FOUND: { code: 40004, http: 404, 'zh-CN': '资源不存在', 'en-US': 'Not found' },
   CONFLICT: { code: 40009, http: 409, 'zh-CN': '数据冲突，请刷新后重试', 'en-US': 'Conflict, refresh and try again' },

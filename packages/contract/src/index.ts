@@ -18,3 +18,4 @@ export * from './firmware.ts';
 export * from './device-map.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
+export * from './stored-text.ts';
