@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Fastify from 'fastify';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { allEndpoints } from '@mowerline/contract';
 import type { TestServer } from '../harness.ts';
@@ -7,11 +8,11 @@ import { startServer } from '../harness.ts';
 /** Every route Fastify registers, seen from the first moment of the instance (before any plugin). */
 const seen = vi.hoisted(() => [] as { method: string; url: string; fromTable: boolean }[]);
 vi.mock('fastify', async (importOriginal) => {
-  const fastify = await importOriginal<typeof import('fastify')>();
+  const fastify = await importOriginal<typeof Fastify>();
   const create = (...args: Parameters<typeof fastify.default>) => {
     const app = fastify.default(...args) as unknown as FastifyInstance;
     app.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of [route.method].flat()) seen.push({ method, url: route.url, fromTable: !!route.config?.endpoint });
+      for (const method of Array.isArray(route.method) ? route.method : [route.method]) seen.push({ method, url: route.url, fromTable: !!route.config?.endpoint });
     });
     return app;
   };
