@@ -79,7 +79,9 @@ export type EndpointData<E extends EndpointDef> = E['response'] extends z.ZodTyp
 
 type Optional<K extends string, T> = T extends undefined ? { [P in K]?: never } : object extends T ? { [P in K]?: T } : { [P in K]: T };
 /** What a client sends: params, query and body, each only where the endpoint has one. */
-export type EndpointInput<E extends EndpointDef> = Optional<'params', In<E['params']>> & Optional<'query', QueryInput<Out<E['query']>>> & Optional<'body', In<E['body']>>;
+export type EndpointInput<E extends EndpointDef> = Optional<'params', In<E['params']>> & Optional<'query', QueryInput<Out<E['query']>>> & Optional<'body', BodyInput<E>>;
+/** A multipart body is its described fields plus the part `file` (the client sends it last). */
+type BodyInput<E extends EndpointDef> = E['consumes'] extends 'multipart/form-data' ? In<E['body']> & { file: Blob } : In<E['body']>;
 /** A query string is text on the wire: a client sends any part of the parsed shape; the server coerces and fills defaults. */
 type QueryInput<T> = T extends undefined ? undefined : Partial<T>;
 

@@ -15,10 +15,20 @@ export function call<E extends EndpointDef>(def: E, input: Input<E> = {} as Inpu
     method: def.method,
     url: endpointUrl(def, params),
     params: query,
-    data: body,
+    data: def.consumes === 'multipart/form-data' ? formData(body) : body,
     responseType: def.produces ? 'blob' : options.responseType,
     headers: def.consumes === 'text/csv' ? { 'Content-Type': 'text/csv', ...options.headers } : options.headers,
   });
+}
+
+/** A multipart body: the fields first, then the part `file`, so the server checks them before it stores a byte. */
+function formData(body: unknown): unknown {
+  if (body instanceof FormData) return body;
+  const { file, ...fields } = body as { file: Blob } & Record<string, unknown>;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) form.append(name, String(value));
+  form.append('file', file, file instanceof File ? file.name : 'file');
+  return form;
 }
 
 /**
@@ -39,7 +49,8 @@ export function useEndpoint<E extends EndpointDef>(def: E, input: Input<E> = {} 
 /** What a mutation refreshes: an endpoint's cached calls, or every cached call under a path prefix. */
 export type Invalidation = EndpointDef | `/api/${string}`;
 
-function invalidate(client: QueryClient, target: Invalidation) {
+/** Refreshes what `target` names; for mutations that pick their endpoint per call. */
+export function invalidate(client: QueryClient, target: Invalidation) {
   if (typeof target !== 'string') return client.invalidateQueries({ queryKey: endpointKey(target) });
   return client.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && q.queryKey[1].startsWith(target) });
 }

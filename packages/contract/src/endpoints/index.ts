@@ -1,7 +1,11 @@
 import { endpointTable } from '../endpoint.ts';
 import { productApi } from './product.ts';
+import { artifactApi, otaFileApi } from './firmware.ts';
+import { otaApi } from './ota.ts';
+import { appVersionApi } from './app-version.ts';
 
 export { productApi };
+export { artifactApi, otaFileApi, otaApi, appVersionApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -10,6 +14,11 @@ export { productApi };
  */
 export const api = {
   product: productApi,
+  firmware: artifactApi.firmware,
+  voice: artifactApi.voice,
+  otaFile: otaFileApi,
+  ota: otaApi,
+  appVersion: appVersionApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
