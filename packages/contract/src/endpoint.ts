@@ -9,15 +9,20 @@ import type { AuditAction } from './system-log.ts';
  * - `public`: anyone (sign-in, captcha, health);
  * - `staff`: a signed-in staff member; with `resource`, one whose role `canAccess` it;
  * - `app`: a signed-in mobile-app user (never a staff token);
- * - `device`: a device or broker, proven by the request itself (signed link, shared secret).
+ * - `device`: a device or broker, proven by the request itself (signed link, shared secret);
+ * - `socket`: a staff member whose role may use `resource`, proven by a WebSocket's first message
+ *   (a token in the URL would end up in logs). The upgrade itself is open; a refused token or role
+ *   is answered on the socket (an `error` message, then close), never with an HTTP status.
  */
-export type Access = { kind: 'public' } | { kind: 'staff'; resource?: Resource } | { kind: 'app' } | { kind: 'device' };
+export type Access = { kind: 'public' } | { kind: 'staff'; resource?: Resource } | { kind: 'app' } | { kind: 'device' } | { kind: 'socket'; resource: Resource };
 
 export const publicAccess = { kind: 'public' } as const;
 export const appAccess = { kind: 'app' } as const;
 export const deviceAccess = { kind: 'device' } as const;
 /** Signed-in staff; with a resource, only the roles `permissions[resource]` allows. */
 export const staff = <R extends Resource>(resource?: R) => (resource ? ({ kind: 'staff', resource } as const) : ({ kind: 'staff' } as const));
+/** A staff WebSocket that authenticates by its first message; only roles `permissions[resource]` allows. */
+export const staffSocket = <R extends Resource>(resource: R) => ({ kind: 'socket', resource }) as const;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

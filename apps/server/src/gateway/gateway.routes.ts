@@ -8,14 +8,11 @@ import {
   brokerSuperuserBodySchema,
   deviceMayPublish,
   deviceMaySubscribe,
-  envelopeSchema,
-  gatewayStatsSchema,
   SN_PATTERN,
 } from '@mowerline/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { devices } from '../devices/devices.sql.ts';
-import { ok } from '../http/envelope.ts';
 import { sameString } from './device-credentials.ts';
 
 const allow = (superuser = false) => ({ result: 'allow' as const, is_superuser: superuser });
@@ -65,19 +62,5 @@ export async function gatewayRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post('/api/device-auth/mqtt/superuser', { schema: { tags: ['device-auth'], body: brokerSuperuserBodySchema, response: brokerResponses } }, async (request, reply) =>
     isServer(request.body.username) ? allow(true) : reply.status(403).send(deny),
-  );
-
-  r.get(
-    '/api/admin/device/gateway-stats',
-    { preHandler: ctx.guard('deviceCommand'), schema: { tags: ['devices'], security: [{ bearer: [] }], response: { 200: envelopeSchema(gatewayStatsSchema) } } },
-    async (request) => {
-      const endpoints = ctx.gateway.endpoints();
-      return ok(request, {
-        nodeId: ctx.gateway.nodeId,
-        mode: ctx.gateway.mode,
-        ports: { tcp: endpoints.tcpPort, tls: endpoints.tlsPort, websocketPath: endpoints.websocketPath },
-        ...ctx.gateway.stats(),
-      });
-    },
   );
 }

@@ -105,7 +105,9 @@ function register(app: FastifyInstance, ctx: AppContext, def: EndpointDef, handl
   const onRequest = accessHook(ctx, def.access);
   if (onRequest) route.onRequest = onRequest;
   if (def.websocket) {
-    app.route({ ...route, websocket: true, wsHandler: handler as SocketHandler });
+    // With `websocket: true`, @fastify/websocket takes `handler` itself as the socket handler (a
+    // `wsHandler` would be ignored) and answers a plain GET with 404.
+    app.route({ ...route, websocket: true, handler: handler as SocketHandler });
     return;
   }
   const serve = handler as (input: HandlerInput<EndpointDef>) => Promise<unknown>;

@@ -1,10 +1,13 @@
 import { endpointTable } from '../endpoint.ts';
 import { productApi } from './product.ts';
+import { deviceEventsApi, deviceMapApi, devicesApi, statisticsApi } from './devices.ts';
+import { shellApi } from './shell.ts';
 import { artifactApi, otaFileApi } from './firmware.ts';
 import { otaApi } from './ota.ts';
 import { appVersionApi } from './app-version.ts';
 
 export { productApi };
+export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi };
 export { artifactApi, otaFileApi, otaApi, appVersionApi };
 
 /**
@@ -14,6 +17,11 @@ export { artifactApi, otaFileApi, otaApi, appVersionApi };
  */
 export const api = {
   product: productApi,
+  devices: devicesApi,
+  deviceMap: deviceMapApi,
+  deviceEvents: deviceEventsApi,
+  statistics: statisticsApi,
+  shell: shellApi,
   firmware: artifactApi.firmware,
   voice: artifactApi.voice,
   otaFile: otaFileApi,
