@@ -9,8 +9,8 @@ import { startServer } from '../harness.ts';
 const seen = vi.hoisted(() => [] as { method: string; url: string; fromTable: boolean }[]);
 vi.mock('fastify', async (importOriginal) => {
   const fastify = await importOriginal<typeof Fastify>();
-  const create = (...args: Parameters<typeof fastify.default>) => {
-    const app = fastify.default(...args) as unknown as FastifyInstance;
+  const create = (options?: Fastify.FastifyServerOptions) => {
+    const app = fastify.default(options) as unknown as FastifyInstance;
     app.addHook('onRoute', (route: RouteOptions) => {
       for (const method of Array.isArray(route.method) ? route.method : [route.method]) seen.push({ method, url: route.url, fromTable: !!route.config?.endpoint });
     });
