@@ -17,7 +17,7 @@ import { createGuard } from './http/auth.ts';
 import { documentMultipart } from './http/endpoints.ts';
 import { validateInput } from './http/validation.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
-import { installErrorPolicy } from './http/envelope.ts';
+import { frameworkError, installErrorPolicy } from './http/envelope.ts';
 import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
@@ -57,6 +57,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     // Start-up work grows with the fleet (marking a million mowers offline after a restart of the
     // embedded broker): it must not be cut off by Fastify's 10 s plugin timer.
     pluginTimeout: 0,
+    frameworkErrors: frameworkError,
   });
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
