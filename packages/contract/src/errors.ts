@@ -13,6 +13,8 @@ interface ErrorDef extends Localized {
 export const errors = {
   OK: { code: 0, http: 200, 'zh-CN': '请求成功', 'en-US': 'Request success' },
   FAILURE: { code: 50000, http: 500, 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
+  /** The health check's answer while the database does not answer; its data is the health report. */
+  DATABASE_UNAVAILABLE: { code: 50003, http: 503, 'zh-CN': '数据库暂不可用', 'en-US': 'The database is unavailable' },
   NOT_SIGNED_IN: { code: 50008, http: 401, 'zh-CN': '未登录或登录已过期', 'en-US': 'Not signed in or the session has expired' },
   VALIDATION: { code: 40000, http: 400, 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
   UNSTORABLE_TEXT: { code: 40001, http: 400, 'zh-CN': '请求参数错误：{field} 含有无法保存的字符（NUL 或不成对的代理字符）', 'en-US': 'Invalid request: {field} contains a character that cannot be stored (NUL or an unpaired surrogate)' },

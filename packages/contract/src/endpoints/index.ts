@@ -5,10 +5,18 @@ import { shellApi } from './shell.ts';
 import { artifactApi, otaFileApi } from './firmware.ts';
 import { otaApi } from './ota.ts';
 import { appVersionApi } from './app-version.ts';
+import { authApi } from './auth.ts';
+import { emailLogApi } from './email-log.ts';
+import { healthApi } from './health.ts';
+import { menuApi } from './menu.ts';
+import { messagesApi } from './messages.ts';
+import { staffApi } from './staff.ts';
+import { systemLogApi } from './system-log.ts';
 
 export { productApi };
 export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi };
 export { artifactApi, otaFileApi, otaApi, appVersionApi };
+export { authApi, emailLogApi, healthApi, menuApi, messagesApi, staffApi, systemLogApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -27,6 +35,13 @@ export const api = {
   otaFile: otaFileApi,
   ota: otaApi,
   appVersion: appVersionApi,
+  auth: authApi,
+  staff: staffApi,
+  systemLog: systemLogApi,
+  emailLog: emailLogApi,
+  messages: messagesApi,
+  menu: menuApi,
+  health: healthApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
