@@ -37,6 +37,16 @@ describe('text PostgreSQL cannot store', () => {
     expect([model.status, model.body.code]).toEqual([400, code]);
   });
 
+  it('a NUL in a multipart field (the firmware upload reads its fields itself)', async () => {
+    const form = new FormData();
+    form.append('modelId', '1');
+    form.append('version', '1.0.0\u0000');
+    form.append('file', new Blob([new Uint8Array([1, 2, 3])]), 'fw.bin');
+    const res = await fetch(`${server.url}/api/admin/product/firmware`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code, msg: expect.stringContaining('body.version') });
+  });
+
   it('a lone surrogate, and a NUL in an object key, are refused the same way', async () => {
     const surrogate = await server.api('POST', '/api/admin/product/model', { token: admin, rawBody: '{"code":"SUR-1","name":"a\\ud800b"}' });
     expect([surrogate.status, surrogate.body.code]).toEqual([400, code]);
