@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { endpointUrl, type EndpointData, type EndpointDef, type EndpointInput } from '@mowerline/contract';
+import { endpointUrl, type EndpointData, type EndpointDef, type EndpointGroup, type EndpointInput } from '@mowerline/contract';
 import { request, type RequestOptions } from './request.ts';
 
 type Input<E extends EndpointDef> = EndpointInput<E>;
@@ -46,14 +46,22 @@ export function useEndpoint<E extends EndpointDef>(def: E, input: Input<E> = {} 
   return useQuery({ queryKey: endpointKey(def, input), queryFn: () => call(def, input), ...options });
 }
 
-/** What a mutation refreshes: an endpoint's cached calls, or every cached call under a path prefix. */
-export type Invalidation = EndpointDef | `/api/${string}`;
+/**
+ * What a mutation refreshes: an endpoint's cached calls, every endpoint of a feature group, or
+ * every cached call under a path prefix (an endpoint's `path`, never a string written by hand).
+ */
+export type Invalidation = EndpointDef | EndpointGroup | `/api/${string}`;
 
 /** Refreshes what `target` names; for mutations that pick their endpoint per call. */
-export function invalidate(client: QueryClient, target: Invalidation) {
-  if (typeof target !== 'string') return client.invalidateQueries({ queryKey: endpointKey(target) });
-  return client.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && q.queryKey[1].startsWith(target) });
+export function invalidate(client: QueryClient, target: Invalidation): Promise<unknown> {
+  if (typeof target === 'string') {
+    return client.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && q.queryKey[1].startsWith(target) });
+  }
+  if (isEndpoint(target)) return client.invalidateQueries({ queryKey: endpointKey(target) });
+  return Promise.all(Object.values(target).map((def) => invalidate(client, def)));
 }
+
+const isEndpoint = (target: EndpointDef | EndpointGroup): target is EndpointDef => typeof target.method === 'string' && typeof target.path === 'string';
 
 /** `useMutation` of an endpoint; on success it refreshes what `invalidates` names. */
 export function useEndpointMutation<E extends EndpointDef, V = Input<E>>(
