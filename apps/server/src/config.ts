@@ -44,6 +44,9 @@ const envSchema = z.object({
   CAPTCHA_AFTER_FAILURES: int(3),
   LOCKOUT_AFTER_FAILURES: int(8),
   LOCKOUT_MINUTES: int(15),
+  CAPTCHA_WORK: z.coerce.number().int().min(1).max(10_000_000).default(5000),
+  FORM_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
+  FORM_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
   RESET_LINK_TTL_MINUTES: int(30),
   FIRMWARE_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(512),
   FIRMWARE_SIGNING_KEY: optionalString,
@@ -105,6 +108,12 @@ export interface Config {
   captchaAfterFailures: number;
   lockoutAfterFailures: number;
   lockoutMs: number;
+  /** Proof of work of the first captcha level: the highest counter (PBKDF2 keys to derive); doubles per level. */
+  captchaWork: number;
+  /** Register / forgot-password requests per source address per hour (each form counted apart). */
+  formLimitPerIp: number;
+  /** Register / forgot-password requests per target e-mail or account per day. */
+  formLimitPerEmail: number;
   resetLinkTtlMs: number;
   /** Remote shell limits (docs/device-protocol.md, "Remote shell"). */
   shellIdleMs: number;
@@ -190,6 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     captchaAfterFailures: e.CAPTCHA_AFTER_FAILURES,
     lockoutAfterFailures: e.LOCKOUT_AFTER_FAILURES,
     lockoutMs: e.LOCKOUT_MINUTES * 60_000,
+    captchaWork: e.CAPTCHA_WORK,
+    formLimitPerIp: e.FORM_LIMIT_PER_IP,
+    formLimitPerEmail: e.FORM_LIMIT_PER_EMAIL,
     resetLinkTtlMs: e.RESET_LINK_TTL_MINUTES * 60_000,
     firmwareMaxMb: e.FIRMWARE_MAX_MB,
     firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,

@@ -50,9 +50,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/admin/user/verification-code',
     {
       config: limited,
-      schema: { tags, summary: 'An image captcha (single use, 5 minutes)', body: captchaBodySchema, response: { 200: envelopeSchema(captchaResultSchema) } },
+      schema: { tags, summary: 'A proof-of-work captcha challenge (single use, 5 minutes, harder with each failure)', body: captchaBodySchema, response: { 200: envelopeSchema(captchaResultSchema) } },
     },
-    async (request) => ok(request, await createCaptcha(ctx)),
+    async (request) => ok(request, await createCaptcha(ctx, request, request.body)),
   );
 
   r.post(

@@ -80,7 +80,7 @@ describe('register account: pending until an admin approves it', () => {
     const approve = await server.api('PUT', '/api/admin/user', { token: admin, body: { id: row!.id, status: 'active' } });
     expect(approve.body.code).toBe(0);
     // Three refused sign-ins earlier: the console shows the captcha now, as the last refusal said.
-    const res = await login(server, { username: 'zoe', password: REQUEST.password, ip: '10.5.0.3', ...(await solvedCaptcha(server, '10.5.0.3')) });
+    const res = await login(server, { username: 'zoe', password: REQUEST.password, ip: '10.5.0.3', ...(await solvedCaptcha(server, '10.5.0.3', 'zoe')) });
     expect(res.body.code).toBe(0);
   });
 });
