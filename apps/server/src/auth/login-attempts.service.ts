@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, lt, max } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { loginAttempts, type LoginOutcome } from './auth.sql.ts';
+import { pruneFormHits } from './form-limits.service.ts';
 
 /**
  * Captcha and lock-out decisions, made from the `login_attempts` rows so every server node agrees.
@@ -82,4 +83,5 @@ export async function captchaLevel(ctx: AppContext, username: string, ip: string
 export async function pruneAttempts(ctx: AppContext): Promise<void> {
   const keepMs = Math.max(ctx.config.lockoutMs, 86_400_000);
   await ctx.db.delete(loginAttempts).where(lt(loginAttempts.at, new Date(Date.now() - keepMs)));
+  await pruneFormHits(ctx);
 }
