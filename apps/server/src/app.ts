@@ -15,6 +15,7 @@ import type { Database } from './db/client.ts';
 import { createMailer } from './email/mailer.ts';
 import { createGuard } from './http/auth.ts';
 import { installErrorPolicy } from './http/envelope.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
+  await registerSecurityHeaders(app);
 
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   // Lists, the map's position snapshot and the console's assets shrink several-fold; binary
