@@ -268,6 +268,13 @@ describe('MQTT abuse', () => {
       expect((await call(paths[1]!, body)).status).toBe(200);
     });
 
+    it('are documented for brokers, with the secret header', async () => {
+      const doc = (await (await fetch(`${server.url}/api/docs/json`)).json()) as { paths: Record<string, { post?: { parameters?: Array<{ in: string; name: string }> } }> };
+      for (const path of ['/api/device-auth/mqtt', '/api/device-auth/mqtt/acl', '/api/device-auth/mqtt/superuser']) {
+        expect(doc.paths[path]?.post?.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'x-device-auth-secret' }));
+      }
+    });
+
     it('do not exist unless DEVICE_AUTH_SECRET is set', async () => {
       const bare = await startDeviceServer({ config: { deviceAuthSecret: undefined } });
       try {
