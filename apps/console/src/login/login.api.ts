@@ -27,7 +27,7 @@ async function signIn(body: LoginBody): Promise<void> {
 
 export const useSignIn = () => useMutation({ mutationFn: signIn });
 
-/** POST /api/admin/user/verification-code: a fresh single-use image captcha. */
+/** POST /api/admin/user/verification-code: a fresh single-use proof-of-work challenge, as hard as the username's failures call for. */
 export const useCaptcha = () =>
   useMutation({ mutationFn: (username: string) => post<CaptchaResult>('/api/admin/user/verification-code', username ? { username } : {}) });
 
