@@ -14,10 +14,11 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { createMailer } from './email/mailer.ts';
 import { createGuard } from './http/auth.ts';
-import { documentMultipart } from './http/endpoints.ts';
+import { documentMultipart, requireEndpointTable } from './http/endpoints.ts';
 import { validateInput } from './http/validation.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
 import { frameworkError, installErrorPolicy } from './http/envelope.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
@@ -29,6 +30,7 @@ import { menuRoutes } from './menu/menu.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createGateway } from './gateway/gateway.ts';
 import { gatewayRoutes } from './gateway/gateway.routes.ts';
+import { createBrokerGuard, deviceAuthRateLimit } from './gateway/device-auth.service.ts';
 import { shellRoutes } from './shell/shell.routes.ts';
 import { productRoutes } from './product/product.routes.ts';
 import { deviceRoutes } from './devices/devices.routes.ts';
@@ -62,9 +64,10 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
-  // requireEndpointTable(app); -- enabled once every feature is converted
+  requireEndpointTable(app);
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  await registerSecurityHeaders(app);
 
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   // Lists, the map's position snapshot and the console's assets shrink several-fold; binary
@@ -94,7 +97,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     audit: createAudit(db),
     notify: createNotifier(db),
     guard: createGuard(app, db),
-    accountRateLimit: accountRateLimit(config),
+    rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
+    brokerGuard: createBrokerGuard(config),
     gateway: createGateway(config, database, app.log),
   };
 

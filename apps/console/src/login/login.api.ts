@@ -28,7 +28,7 @@ async function signIn(body: LoginBody): Promise<void> {
 
 export const useSignIn = () => useMutation({ mutationFn: signIn });
 
-/** A fresh single-use image captcha. */
+/** A fresh single-use proof-of-work challenge, as hard as the username's failures call for. */
 export const useCaptcha = () => useEndpointMutation(authApi.captcha, { toInput: (username: string) => ({ body: username ? { username } : {} }) });
 
 /** Whether a refused sign-in asks for a captcha on the next attempt (41001 data, or 41002/41003). */

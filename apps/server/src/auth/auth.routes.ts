@@ -26,7 +26,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   serve(app, ctx, authApi, {
     signIn: ({ request, body }) => signIn(app, ctx, request, body),
 
-    captcha: () => createCaptcha(ctx),
+    captcha: ({ request, body }) => createCaptcha(ctx, request, body),
 
     logout: async ({ request, audit }) => {
       const me = principal(request);

@@ -23,6 +23,9 @@ function verdict(def: EndpointDef, caller: Caller): 'unauthenticated' | 'forbidd
     case 'public':
     case 'device':
       return 'through';
+    case 'broker':
+      // No staff role opens or closes them: only the broker's shared secret does (mqtt-abuse.test.ts).
+      return 'through';
     case 'app':
       // App endpoints take app-user tokens only: a staff token is no sign-in there.
       return 'unauthenticated';

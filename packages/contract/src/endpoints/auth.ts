@@ -30,7 +30,7 @@ export const authApi = {
     summary: 'Sign in: access token and browser trust token',
     body: loginBodySchema,
     response: loginResultSchema,
-    rateLimited: true,
+    rateLimit: 'account',
     errors: ['LOGIN_FAILED', 'CAPTCHA_REQUIRED', 'CAPTCHA_INVALID', 'ACCOUNT_LOCKED', 'ACCOUNT_PENDING', 'ACCOUNT_DISABLED'],
   }),
   captcha: endpoint({
@@ -38,10 +38,10 @@ export const authApi = {
     path: '/api/admin/user/verification-code',
     access: publicAccess,
     tag,
-    summary: 'An image captcha (single use, 5 minutes)',
+    summary: 'A proof-of-work captcha challenge (single use, 5 minutes, harder with each failure)',
     body: captchaBodySchema,
     response: captchaResultSchema,
-    rateLimited: true,
+    rateLimit: 'account',
   }),
   logout: endpoint({
     method: 'POST',
@@ -77,8 +77,8 @@ export const authApi = {
     summary: 'Ask for a staff account (pending until an admin approves it)',
     body: registerBodySchema,
     response: registerResultSchema,
-    rateLimited: true,
-    errors: ['USERNAME_TAKEN', 'WEAK_PASSWORD'],
+    rateLimit: 'account',
+    errors: ['USERNAME_TAKEN', 'WEAK_PASSWORD', 'FORM_LIMITED'],
   }),
   changePassword: endpoint({
     method: 'PUT',
@@ -89,7 +89,7 @@ export const authApi = {
     body: changePasswordBodySchema,
     response: doneSchema,
     // Limited too: a stolen session must not be able to guess the current password quickly.
-    rateLimited: true,
+    rateLimit: 'account',
     errors: ['WRONG_OLD_PASSWORD', 'SAME_PASSWORD', 'WEAK_PASSWORD'],
   }),
   forgotPassword: endpoint({
@@ -100,7 +100,7 @@ export const authApi = {
     summary: 'Mail a reset link; always answers success',
     body: forgotPasswordBodySchema,
     response: doneSchema,
-    rateLimited: true,
+    rateLimit: 'account',
   }),
   resetPassword: endpoint({
     method: 'POST',
@@ -110,7 +110,7 @@ export const authApi = {
     summary: 'Set a new password with a mailed reset link (single use)',
     body: resetPasswordBodySchema,
     response: doneSchema,
-    rateLimited: true,
+    rateLimit: 'account',
     errors: ['RESET_TOKEN_INVALID', 'WEAK_PASSWORD'],
   }),
 };

@@ -12,11 +12,13 @@ import { menuApi } from './menu.ts';
 import { messagesApi } from './messages.ts';
 import { staffApi } from './staff.ts';
 import { systemLogApi } from './system-log.ts';
+import { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi } from './gateway.ts';
 
 export { productApi };
 export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi };
 export { artifactApi, otaFileApi, otaApi, appVersionApi };
 export { authApi, emailLogApi, healthApi, menuApi, messagesApi, staffApi, systemLogApi };
+export { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -42,6 +44,8 @@ export const api = {
   messages: messagesApi,
   menu: menuApi,
   health: healthApi,
+  deviceAuth: deviceAuthApi,
+  mqttSocket: mqttSocketApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
