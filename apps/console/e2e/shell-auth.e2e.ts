@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { desc } from 'drizzle-orm';
-import { captchas } from '../../server/src/auth/auth.sql.ts';
 import type { TestServer } from '../../server/test/harness.ts';
 import { ADMIN, launchBrowser, startConsoleServer } from './harness.ts';
 import { accessToken, hashOf, open, signIn, storage, submitLogin, toast } from './shell.helpers.ts';
@@ -208,7 +206,7 @@ describe('console shell: captcha after failed sign-ins', () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
   beforeAll(async () => {
-    server = await startConsoleServer();
+    server = await startConsoleServer({ captchaWork: 300 });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -216,36 +214,28 @@ describe('console shell: captcha after failed sign-ins', () => {
     await server?.close();
   });
 
-  it('shows the captcha when the server asks, refreshes it, and signs in with the right answer', async () => {
+  it('shows the proof-of-work captcha when the server asks, solves it in the browser, and takes a new one after each failure', async () => {
     const { page, context } = await open(browser, server, '/login');
-    const image = page.getByTestId('captcha-image').locator('img');
     const answer = (path: string) => page.waitForResponse((r) => r.url().endsWith(path));
     for (let i = 0; i < server.config.captchaAfterFailures; i++) {
       const refused = answer('/api/admin/user/login');
       await submitLogin(page, ADMIN.username, `wrong-${i}`);
       await refused;
     }
-    await image.waitFor();
-    const first = await image.getAttribute('src');
-    expect(first).toMatch(/^data:image\/svg\+xml/);
+    // The widget's code arrives only now, and it solves the challenge by itself.
+    await page.locator('[data-level="1"] altcha-widget').getByText('Verified').waitFor();
 
+    // A wrong password spends the solution: a new, harder challenge is solved in its place.
+    await submitLogin(page, ADMIN.username, 'wrong-again');
+    await toast(page, 'Wrong username or password').waitFor();
+    await page.locator('[data-level="2"] altcha-widget').getByText('Verified').waitFor();
+
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/admin/user/login'));
     await submitLogin(page, ADMIN.username, ADMIN.password);
-    await page.getByText('Verification code cannot be empty').waitFor();
-
-    await page.getByTestId('captcha-image').click();
-    await expect.poll(() => image.getAttribute('src')).not.toBe(first);
-
-    await page.getByPlaceholder('Verification code').fill('zzzz');
-    const redrawn = answer('/api/admin/user/verification-code');
-    await submitLogin(page, ADMIN.username, ADMIN.password);
-    await toast(page, 'The verification code is wrong or has expired').waitFor();
-    await redrawn;
-
-    // The answer of the image now on screen (the newest captcha), read where the server keeps it.
-    const [alive] = await server.ctx.db.select().from(captchas).orderBy(desc(captchas.expiresAt)).limit(1);
-    expect(alive?.usedAt).toBeNull();
-    await page.getByPlaceholder('Verification code').fill(alive!.answer);
-    await submitLogin(page, ADMIN.username, ADMIN.password);
+    const body = (await sent).postDataJSON() as { captcha: string };
+    const payload = JSON.parse(Buffer.from(body.captcha, 'base64').toString()) as { challenge: { parameters: { data: { level: number } } }; solution: { counter: number } };
+    expect(payload.challenge.parameters.data.level).toBe(2);
+    expect(payload.solution.counter).toBeGreaterThan(server.config.captchaWork);
     await page.waitForURL(/#\/dashboard\/workplace/);
     await context.close();
   });

@@ -2,6 +2,11 @@
 import '@arco-design/web-react/es/_util/react-19-adapter';
 import '@arco-design/web-react/es/style/index.css';
 import { createRoot } from 'react-dom/client';
+import { config as zodConfig } from 'zod';
 import { App } from './app/App.tsx';
+
+// The contract's schemas run without zod's JIT: its probe for `new Function` is an eval the CSP
+// refuses (script-src 'self'), reported as a violation on every page.
+zodConfig({ jitless: true });
 
 createRoot(document.getElementById('root')!).render(<App />);

@@ -7,7 +7,7 @@ import type { DeviceEvent, DevicePage, DeviceSummary } from '@mowerline/contract
 import { deviceState } from '../../server/src/devices/devices.sql.ts';
 import { systemLogs } from '../../server/src/system-log/system-log.sql.ts';
 import type { TestServer } from '../../server/test/harness.ts';
-import { brokerUrl, clearRetained, EXTERNAL_MQTT, startDeviceServer, waitFor } from '../../server/test/devices/fixtures.ts';
+import { brokerAuthHeaders, brokerUrl, clearRetained, EXTERNAL_MQTT, startDeviceServer, waitFor } from '../../server/test/devices/fixtures.ts';
 import { startFleet, type Fleet } from '../src/index.ts';
 
 describe('fleet simulator against the platform', () => {
@@ -114,7 +114,7 @@ describe('fleet simulator against the platform', () => {
     if (EXTERNAL_MQTT) {
       // That Mosquitto has no auth plug-in: ask the HTTP back-end it would call.
       for (const [sn, secret] of Object.entries(stored)) {
-        expect((await server.api('POST', '/api/device-auth/mqtt', { body: { username: sn, password: secret, clientid: sn } })).status).toBe(403);
+        expect((await server.api('POST', '/api/device-auth/mqtt', { body: { username: sn, password: secret, clientid: sn }, headers: brokerAuthHeaders })).status).toBe(403);
       }
       return;
     }

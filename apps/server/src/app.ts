@@ -8,15 +8,17 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { createMailer } from './email/mailer.ts';
 import { createGuard } from './http/auth.ts';
-import { documentMultipart } from './http/endpoints.ts';
+import { documentMultipart, requireEndpointTable } from './http/endpoints.ts';
+import { validateInput } from './http/validation.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
-import { installErrorPolicy } from './http/envelope.ts';
+import { frameworkError, installErrorPolicy } from './http/envelope.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
@@ -28,6 +30,7 @@ import { menuRoutes } from './menu/menu.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createGateway } from './gateway/gateway.ts';
 import { gatewayRoutes } from './gateway/gateway.routes.ts';
+import { createBrokerGuard, deviceAuthRateLimit } from './gateway/device-auth.service.ts';
 import { shellRoutes } from './shell/shell.routes.ts';
 import { productRoutes } from './product/product.routes.ts';
 import { deviceRoutes } from './devices/devices.routes.ts';
@@ -58,13 +61,15 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     // Start-up work grows with the fleet (marking a million mowers offline after a restart of the
     // embedded broker): it must not be cut off by Fastify's 10 s plugin timer.
     pluginTimeout: 0,
+    frameworkErrors: frameworkError,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
-  // requireEndpointTable(app); -- enabled once every feature is converted
+  requireEndpointTable(app);
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  await registerSecurityHeaders(app);
 
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   // Lists, the map's position snapshot and the console's assets shrink several-fold; binary
@@ -95,7 +100,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     notify: createNotifier(db),
     guard: createGuard(app, db),
     appGuard: createAppGuard(app, db),
-    accountRateLimit: accountRateLimit(config),
+    rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
+    brokerGuard: createBrokerGuard(config),
     gateway: createGateway(config, database, app.log),
   };
 

@@ -27,6 +27,10 @@ const envSchema = z.object({
   TELEMETRY_WRITERS: z.coerce.number().int().min(1).max(16).default(4),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   DEVICE_STALE_SECONDS: z.coerce.number().int().min(30).max(86_400).default(180),
+  DEVICE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  // Too short is an error, not a silent "off": the operator meant to turn the endpoints on.
+  DEVICE_AUTH_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16, 'DEVICE_AUTH_SECRET: at least 16 characters').optional()),
+  DEVICE_AUTH_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
   FLEET_SIZE: int(50),
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('Mowerline <no-reply@mowerline.local>'),
@@ -44,6 +48,9 @@ const envSchema = z.object({
   CAPTCHA_AFTER_FAILURES: int(3),
   LOCKOUT_AFTER_FAILURES: int(8),
   LOCKOUT_MINUTES: int(15),
+  CAPTCHA_WORK: z.coerce.number().int().min(1).max(10_000_000).default(5000),
+  FORM_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
+  FORM_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
   RESET_LINK_TTL_MINUTES: int(30),
   FIRMWARE_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(512),
   FIRMWARE_SIGNING_KEY: optionalString,
@@ -90,6 +97,15 @@ export interface Config {
   telemetryWriters: number;
   telemetryRetentionDays: number;
   deviceStaleSeconds: number;
+  /** How far a device's `ts` may run ahead of the server's receive time before it is not believed (docs/device-protocol.md). */
+  deviceClockSkewMs: number;
+  /**
+   * Shared secret an external broker sends to the device-auth endpoints (`/api/device-auth/…`);
+   * without it those endpoints do not exist (404).
+   */
+  deviceAuthSecret?: string;
+  /** Device-auth requests without the right secret per IP per minute (beyond: 429). */
+  deviceAuthRateLimitPerMinute: number;
   /** Simulated mowers `npm start` runs for the demo; 0 turns the demo fleet off. */
   fleetSize: number;
   smtpUrl?: string;
@@ -108,6 +124,12 @@ export interface Config {
   captchaAfterFailures: number;
   lockoutAfterFailures: number;
   lockoutMs: number;
+  /** Proof of work of the first captcha level: the highest counter (PBKDF2 keys to derive); doubles per level. */
+  captchaWork: number;
+  /** Register / forgot-password requests per source address per hour (each form counted apart). */
+  formLimitPerIp: number;
+  /** Register / forgot-password requests per target e-mail or account per day. */
+  formLimitPerEmail: number;
   resetLinkTtlMs: number;
   /** Remote shell limits (docs/device-protocol.md, "Remote shell"). */
   shellIdleMs: number;
@@ -182,6 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     telemetryWriters: e.TELEMETRY_WRITERS,
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
     deviceStaleSeconds: e.DEVICE_STALE_SECONDS,
+    deviceClockSkewMs: e.DEVICE_CLOCK_SKEW_SECONDS * 1000,
+    deviceAuthSecret: e.DEVICE_AUTH_SECRET,
+    deviceAuthRateLimitPerMinute: e.DEVICE_AUTH_RATE_LIMIT,
     fleetSize: e.FLEET_SIZE,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -199,6 +224,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     captchaAfterFailures: e.CAPTCHA_AFTER_FAILURES,
     lockoutAfterFailures: e.LOCKOUT_AFTER_FAILURES,
     lockoutMs: e.LOCKOUT_MINUTES * 60_000,
+    captchaWork: e.CAPTCHA_WORK,
+    formLimitPerIp: e.FORM_LIMIT_PER_IP,
+    formLimitPerEmail: e.FORM_LIMIT_PER_EMAIL,
     resetLinkTtlMs: e.RESET_LINK_TTL_MINUTES * 60_000,
     firmwareMaxMb: e.FIRMWARE_MAX_MB,
     firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,

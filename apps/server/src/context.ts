@@ -1,4 +1,6 @@
 import type { onRequestAsyncHookHandler } from 'fastify';
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import type { EndpointDef } from '@mowerline/contract';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
@@ -19,8 +21,10 @@ export interface AppContext {
   guard: Guard;
   /** Authenticates a mobile-app user (app endpoints); absent until the app API is built. */
   appGuard?: onRequestAsyncHookHandler;
-  /** Route config of the per-source account rate limit (sign-in, captcha, register, reset). */
-  accountRateLimit: { rateLimit: Record<string, unknown> };
+  /** The per-source rate limits endpoints name (`rateLimit` in the contract). */
+  rateLimits: Record<NonNullable<EndpointDef['rateLimit']>, RateLimitOptions>;
+  /** Admits an external broker's device-auth call (the shared secret); 404 while none is configured. */
+  brokerGuard: onRequestAsyncHookHandler;
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
 }

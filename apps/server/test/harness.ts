@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { buildApp, type BuiltApp } from '../src/app.ts';
 import { ensureInitialAdmin } from '../src/staff/bootstrap.ts';
+import { answerProblem } from './answer-check.ts';
 
 export const ADMIN = { username: 'admin', password: 'Str0ng#Mower26' } as const;
 
@@ -18,7 +19,7 @@ export interface TestServer extends BuiltApp {
   url: string;
   config: Config;
   database: Database;
-  /** Real HTTP to the running server; JSON in, envelope out. */
+  /** Real HTTP to the running server; JSON in, envelope out, checked against the contract (answer-check.ts). */
   api<T = unknown>(
     method: string,
     path: string,
@@ -92,7 +93,12 @@ export async function startServer(
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(url + path, { method, headers, body });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined } as ApiResponse<never>;
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    // Every answer an integration suite sees is checked against the contract, so a suite that
+    // meets an undocumented status or body fails with the endpoint named.
+    const problem = answerProblem(method, path, res.status, parsed);
+    if (problem) throw new Error(`answer not as documented: ${problem}`);
+    return { status: res.status, headers: res.headers, body: parsed } as ApiResponse<never>;
   };
 
   const login: TestServer['login'] = async (username = ADMIN.username, password = ADMIN.password) => {

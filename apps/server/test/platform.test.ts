@@ -15,6 +15,19 @@ describe('platform', () => {
     expect(res.body.data.database.kind).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
   });
 
+  it('answers 503 DATABASE_UNAVAILABLE with the health report while the database does not answer', async () => {
+    const { database } = server.ctx;
+    const ping = database.ping;
+    database.ping = async () => false;
+    try {
+      const res = await server.api('GET', '/api/health', { lang: 'en-US' });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 50003, msg: 'The database is unavailable', status: 'fail', data: { status: 'degraded', database: { ok: false } } });
+    } finally {
+      database.ping = ping;
+    }
+  });
+
   it('answers unknown API paths with a not-found envelope in the caller language', async () => {
     const en = await server.api('GET', '/api/nope', { lang: 'en-US,en;q=0.9' });
     expect(en.status).toBe(404);

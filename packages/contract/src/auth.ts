@@ -16,8 +16,8 @@ export const loginBodySchema = z
   .object({
     username: z.string().trim().min(1).max(64),
     password: passwordSchema,
-    captchaId: z.uuid().optional(),
-    captchaCode: z.string().trim().max(16).optional(),
+    /** The solved proof-of-work captcha: the ALTCHA widget's payload (base64 JSON of challenge and solution). */
+    captcha: z.string().max(4096).optional(),
     /** Longer session for a trusted browser ("remember password"). */
     remember: z.boolean().optional(),
   })
@@ -43,12 +43,30 @@ export const notSignedInDataSchema = z.object({ security_token: z.string() }).nu
 /** Data of calls that only confirm (logout, password change, forgot and reset password). */
 export const doneSchema = z.null();
 
-/** POST /api/admin/user/verification-code: the body may be left out (the captcha is not tied to a username). */
+/**
+ * POST /api/admin/user/verification-code: the body may be left out; with the username the challenge
+ * is as hard as that username's failures call for (a sign-in refuses an easier one).
+ */
 export const captchaBodySchema = z.object({ username: z.string().trim().max(64).optional() }).strict().nullish();
+/** An ALTCHA proof-of-work challenge (v2 format), signed by the server; the widget solves it. */
+export const captchaChallengeSchema = z.object({
+  parameters: z.object({
+    algorithm: z.string(),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number().int(),
+    keyLength: z.number().int(),
+    keyPrefix: z.string(),
+    keySignature: z.string().optional(),
+    expiresAt: z.number().int().optional(),
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+  signature: z.string(),
+});
 export const captchaResultSchema = z.object({
-  captchaId: z.uuid(),
-  /** An SVG image as a data: URL. */
-  image: z.string(),
+  challenge: captchaChallengeSchema,
+  /** 1 after `CAPTCHA_AFTER_FAILURES` failures, one more per further failure: each level doubles the work. */
+  level: z.number().int(),
   expiresIn: z.number().int(),
 });
 export type CaptchaResult = z.infer<typeof captchaResultSchema>;

@@ -113,7 +113,23 @@ export const eventCatalogue: Record<string, { severity: EventSeverity } & Locali
   RAIN_DELAY: { severity: 'warning', 'zh-CN': '检测到雨水，暂停作业', 'en-US': 'Rain detected, mowing paused' },
 };
 
-const scalar = z.union([z.string().max(256), z.number(), z.boolean(), z.null()]);
+/**
+ * NUL and UTF-16 halves without their other half: JSON can carry them, PostgreSQL text and jsonb
+ * cannot store them. One such character once failed a whole write batch with other devices' data
+ * in it (issue 12).
+ */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this finds
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Device text as PostgreSQL can store it: each unstorable character becomes U+FFFD, the rest is kept. */
+export function storableText(text: string): string {
+  return text.replace(UNSTORABLE, '\uFFFD');
+}
+
+/** Free text from a device (an event's message, context values): neutralised, never refused, so the event itself is kept. */
+export const deviceTextSchema = (max: number) => z.string().max(max).transform(storableText);
+
+const scalar = z.union([deviceTextSchema(256), z.number(), z.boolean(), z.null()]);
 
 /** `…/telemetry`, QoS 1, at least every 60 s while connected (it doubles as the heartbeat). */
 export const telemetrySchema = z.object({
@@ -148,8 +164,12 @@ export const eventPayloadSchema = z.object({
   ts: epochMsSchema,
   code: eventCodeSchema,
   severity: z.enum(eventSeverities),
-  message: z.string().max(500),
-  context: z.record(z.string().max(64), scalar).refine((c) => Object.keys(c).length <= 32, 'at most 32 context fields').default({}),
+  message: deviceTextSchema(500),
+  context: z
+    .record(z.string().max(64), scalar)
+    .refine((c) => Object.keys(c).length <= 32, 'at most 32 context fields')
+    .transform((c) => Object.fromEntries(Object.entries(c).map(([k, v]) => [storableText(k), v])))
+    .default({}),
 });
 export type EventPayload = z.infer<typeof eventPayloadSchema>;
 
@@ -209,3 +229,23 @@ export const commandErrorCodes = { unknownCommand: 'UNKNOWN_COMMAND', badArgs: '
 
 /** Largest payload the platform accepts on an upstream topic; larger messages are dropped and counted. */
 export const MAX_DEVICE_PAYLOAD_BYTES = 64 * 1024;
+
+/**
+ * Largest payload per upstream topic, enforced by the embedded broker before it acknowledges a
+ * publish (docs/device-protocol.md, "Limits"). Presence and progress reports are small; telemetry,
+ * events and command responses get MAX_DEVICE_PAYLOAD_BYTES; shell output carries base64 chunks of
+ * SHELL_MAX_CHUNK_BYTES (16 KiB) and stays below it too.
+ */
+export const MAX_STATUS_PAYLOAD_BYTES = 1024;
+export function maxDevicePayloadBytes(suffix: string): number {
+  return suffix === deviceTopics.status ? MAX_STATUS_PAYLOAD_BYTES : MAX_DEVICE_PAYLOAD_BYTES;
+}
+
+/** The only upstream topic whose messages the broker retains (the device's last presence). */
+export const retainedDeviceTopics: readonly string[] = [deviceTopics.status];
+
+/** May the broker retain this device publish? Retained messages elsewhere would let one device fill the broker's memory. */
+export function deviceMayRetain(topic: string): boolean {
+  const parsed = parseDeviceTopic(topic);
+  return !!parsed && retainedDeviceTopics.includes(parsed.suffix);
+}

@@ -12,12 +12,12 @@ import {
   reportedStates,
   snSchema,
 } from './device-protocol.ts';
-import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+import { idParam, idSchema, isoTimeQuery, pageQuerySchema } from './envelope.ts';
 import { appUserStatuses } from './end-users.ts';
 
 /** `true`/`false` in a query string. */
 const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
-const idList = z.array(z.number().int().min(1)).min(1).max(500);
+const idList = z.array(idSchema).min(1).max(500);
 
 export const regionSchema = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'lower-case letters, digits and dashes');
 /**
@@ -76,7 +76,7 @@ export const snPageSchema = z.object({ list: z.array(snRecordSchema), total: z.n
 export const snListQuerySchema = pageQuerySchema
   .extend({
     sn: z.string().trim().toUpperCase().max(32).optional(),
-    modelId: z.coerce.number().int().min(1).optional(),
+    modelId: idParam.optional(),
     enabled: queryBoolean.optional(),
     region: regionSchema.optional(),
     owner: ownerSchema.optional(),
@@ -86,7 +86,7 @@ export type SnListQuery = z.infer<typeof snListQuerySchema>;
 
 /** POST /api/admin/product/sn */
 export const snCreateBodySchema = z
-  .object({ sn: snSchema, modelId: z.number().int().min(1), region: regionSchema.optional(), owner: ownerSchema.optional(), remark: remarkSchema.optional() })
+  .object({ sn: snSchema, modelId: idSchema, region: regionSchema.optional(), owner: ownerSchema.optional(), remark: remarkSchema.optional() })
   .strict();
 export type SnCreateBody = z.infer<typeof snCreateBodySchema>;
 
@@ -186,7 +186,7 @@ export type DeviceSort = (typeof deviceSorts)[number];
 /** Filters shared by the list and the CSV export. `sn` is a prefix. */
 export const deviceFilterSchema = z.object({
   sn: z.string().trim().toUpperCase().max(32).optional(),
-  modelId: z.coerce.number().int().min(1).optional(),
+  modelId: idParam.optional(),
   firmware: firmwareVersionSchema.optional(),
   online: queryBoolean.optional(),
   state: z.enum(deviceStates).optional(),

@@ -9,15 +9,23 @@ import type { AuditAction } from './system-log.ts';
  * - `public`: anyone (sign-in, captcha, health);
  * - `staff`: a signed-in staff member; with `resource`, one whose role `canAccess` it;
  * - `app`: a signed-in mobile-app user (never a staff token);
- * - `device`: a device or broker, proven by the request itself (signed link, shared secret).
+ * - `device`: a device, proven by the request itself (a signed download link, the MQTT login);
+ * - `broker`: an external MQTT broker, proven by the shared DEVICE_AUTH_SECRET header; the
+ *   endpoints answer 404 while no secret is configured;
+ * - `socket`: a staff member whose role may use `resource`, proven by a WebSocket's first message
+ *   (a token in the URL would end up in logs). The upgrade itself is open; a refused token or role
+ *   is answered on the socket (an `error` message, then close), never with an HTTP status.
  */
-export type Access = { kind: 'public' } | { kind: 'staff'; resource?: Resource } | { kind: 'app' } | { kind: 'device' };
+export type Access = { kind: 'public' } | { kind: 'staff'; resource?: Resource } | { kind: 'app' } | { kind: 'device' } | { kind: 'broker' } | { kind: 'socket'; resource: Resource };
 
 export const publicAccess = { kind: 'public' } as const;
 export const appAccess = { kind: 'app' } as const;
 export const deviceAccess = { kind: 'device' } as const;
+export const brokerAccess = { kind: 'broker' } as const;
 /** Signed-in staff; with a resource, only the roles `permissions[resource]` allows. */
 export const staff = <R extends Resource>(resource?: R) => (resource ? ({ kind: 'staff', resource } as const) : ({ kind: 'staff' } as const));
+/** A staff WebSocket that authenticates by its first message; only roles `permissions[resource]` allows. */
+export const staffSocket = <R extends Resource>(resource: R) => ({ kind: 'socket', resource }) as const;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -30,6 +38,8 @@ export interface EndpointDef {
   tag: string;
   summary?: string;
   params?: z.ZodType;
+  /** Request headers the endpoint reads (beyond Authorization and Accept-Language). */
+  headers?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
   /**
@@ -45,10 +55,16 @@ export interface EndpointDef {
   consumes?: 'multipart/form-data' | 'text/csv';
   /** Longest body in bytes, when it differs from the server-wide 1 MiB. */
   bodyLimit?: number;
-  /** Counted by the per-source account rate limit (sign-in, captcha, register, reset). */
-  rateLimited?: boolean;
-  /** Not an envelope: an external broker's allow/deny body (device-auth). */
-  raw?: boolean;
+  /**
+   * A per-source rate limit: `account` for sign-in, captcha, register and reset; `deviceAuth` for
+   * the broker endpoints (callers without the secret only).
+   */
+  rateLimit?: 'account' | 'deviceAuth';
+  /**
+   * Not an envelope: `response` is the whole JSON body (a broker's allow/deny), on 200 and on
+   * these statuses. Other errors still answer the error envelope.
+   */
+  raw?: { statuses: readonly number[] };
   /** The system-log action written for this call (success and failure). */
   audit?: AuditAction;
   /** A WebSocket upgrade; the socket authenticates itself with its first message. */
@@ -79,7 +95,9 @@ export type EndpointData<E extends EndpointDef> = E['response'] extends z.ZodTyp
 
 type Optional<K extends string, T> = T extends undefined ? { [P in K]?: never } : object extends T ? { [P in K]?: T } : { [P in K]: T };
 /** What a client sends: params, query and body, each only where the endpoint has one. */
-export type EndpointInput<E extends EndpointDef> = Optional<'params', In<E['params']>> & Optional<'query', QueryInput<Out<E['query']>>> & Optional<'body', In<E['body']>>;
+export type EndpointInput<E extends EndpointDef> = Optional<'params', In<E['params']>> & Optional<'query', QueryInput<Out<E['query']>>> & Optional<'body', BodyInput<E>>;
+/** A multipart body is its described fields plus the part `file` (the client sends it last). */
+type BodyInput<E extends EndpointDef> = E['consumes'] extends 'multipart/form-data' ? In<E['body']> & { file: Blob } : In<E['body']>;
 /** A query string is text on the wire: a client sends any part of the parsed shape; the server coerces and fills defaults. */
 type QueryInput<T> = T extends undefined ? undefined : Partial<T>;
 
@@ -101,23 +119,29 @@ export function endpointErrors(def: EndpointDef): ErrorKey[] {
   const keys = new Set<ErrorKey>(def.errors ?? []);
   keys.add('FAILURE');
   if (def.access.kind === 'staff' || def.access.kind === 'app') keys.add('NOT_SIGNED_IN');
+  if (def.access.kind === 'broker') keys.add('NOT_FOUND');
   if (def.access.kind === 'staff' && def.access.resource) keys.add('FORBIDDEN');
-  if (def.params || def.query || def.body || def.consumes) keys.add('VALIDATION');
+  if (def.params || def.query || def.body || def.consumes) {
+    keys.add('VALIDATION');
+    keys.add('UNSTORABLE_TEXT');
+  }
   if (def.body || def.consumes) {
     keys.add('BODY_TOO_LARGE');
     keys.add('UNSUPPORTED_MEDIA');
   }
-  if (def.rateLimited) keys.add('RATE_LIMITED');
+  if (def.rateLimit) keys.add('RATE_LIMITED');
   return [...keys];
 }
 
-/** HTTP statuses an endpoint documents: 200 and each of its errors' statuses. */
+/** HTTP statuses an endpoint documents besides 200: its errors' statuses and its raw answers'. */
 export function endpointStatuses(def: EndpointDef): Map<number, ErrorKey[]> {
   const byStatus = new Map<number, ErrorKey[]>();
   for (const key of endpointErrors(def)) {
     const status = errors[key].http;
     byStatus.set(status, [...(byStatus.get(status) ?? []), key]);
   }
+  // A raw endpoint's own non-envelope answers (a broker's 403 deny) carry no catalogue code.
+  for (const status of def.raw?.statuses ?? []) byStatus.set(status, byStatus.get(status) ?? []);
   return byStatus;
 }
 

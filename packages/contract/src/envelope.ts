@@ -31,4 +31,12 @@ export const isoTime = z.iso.datetime({ offset: true });
 /** Optional time bound in a query string. */
 export const isoTimeQuery = z.iso.datetime({ offset: true }).optional();
 
-export const idParam = z.coerce.number().int().min(1).max(2_147_483_647);
+/**
+ * The largest id (and counter) PostgreSQL's `integer` columns hold. Every integer input that reaches
+ * such a column is bounded by it, so 2^31 is a 400 at validation rather than a 500 from the database.
+ */
+export const INT4_MAX = 2_147_483_647;
+/** A row id in a JSON body. */
+export const idSchema = z.number().int().min(1).max(INT4_MAX);
+/** A row id in a path or query string (text on the wire). */
+export const idParam = z.coerce.number().int().min(1).max(INT4_MAX);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+import { idParam, idSchema, isoTimeQuery, pageQuerySchema } from './envelope.ts';
 import { firmwareVersionSchema, snSchema } from './device-protocol.ts';
 import { artifactKinds, otaJobStates, otaReasons } from './ota.ts';
 
@@ -45,7 +45,7 @@ export type Artifact = z.infer<typeof artifactSchema>;
  */
 export const artifactUploadFieldsSchema = z
   .object({
-    modelId: z.coerce.number().int().min(1),
+    modelId: idParam,
     version: firmwareVersionSchema,
     language: z.union([languageSchema, z.literal('')]).default(''),
     changelogZh: changelog.default(''),
@@ -57,7 +57,7 @@ export type ArtifactUploadFields = z.infer<typeof artifactUploadFieldsSchema>;
 
 /** GET /api/admin/product/firmware (and /voice) */
 export const artifactListQuerySchema = pageQuerySchema
-  .extend({ modelId: z.coerce.number().int().min(1).optional(), status: z.enum(artifactStatuses).optional(), language: languageSchema.optional(), version: z.string().max(32).optional() })
+  .extend({ modelId: idParam.optional(), status: z.enum(artifactStatuses).optional(), language: languageSchema.optional(), version: z.string().max(32).optional() })
   .strict();
 export type ArtifactListQuery = z.infer<typeof artifactListQuerySchema>;
 
@@ -100,7 +100,7 @@ export type CampaignTarget = z.infer<typeof campaignTargetSchema>;
 export const campaignCreateBodySchema = z
   .object({
     name: z.string().trim().min(1).max(100),
-    artifactId: z.number().int().min(1),
+    artifactId: idSchema,
     target: campaignTargetSchema,
     /** Cumulative share of the targets per phase, ascending, ending at 100. */
     phases: z.array(z.number().int().min(1).max(100)).min(1).max(10).default([1, 10, 50, 100])
@@ -192,7 +192,7 @@ export type UpgradeRecord = z.infer<typeof upgradeRecordSchema>;
 /** Filters of GET /api/admin/device/upgrade-log and its CSV export. */
 export const upgradeLogFilterSchema = z.object({
   sn: z.string().trim().toUpperCase().max(32).optional(),
-  campaignId: z.coerce.number().int().min(1).optional(),
+  campaignId: idParam.optional(),
   state: z.enum(otaJobStates).optional(),
   kind: z.enum(artifactKinds).optional(),
   reason: z.enum(otaReasons).optional(),

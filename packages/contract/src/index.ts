@@ -19,3 +19,4 @@ export * from './device-map.ts';
 export * from './end-users.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
+export * from './stored-text.ts';

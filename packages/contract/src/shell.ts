@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROTOCOL_VERSION, snSchema, TOPIC_ROOT } from './device-protocol.ts';
-import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+import { INT4_MAX, isoTimeQuery, pageQuerySchema } from './envelope.ts';
 
 /**
  * The remote shell (docs/device-protocol.md, "Remote shell"): a session is opened with the
@@ -147,7 +147,7 @@ export type ShellFrame = z.infer<typeof shellFrameSchema>;
 
 /** GET /api/admin/device/shell/session/:id/recording — pages of frames (data base64) by `after` seq. */
 export const shellRecordingQuerySchema = z
-  .object({ after: z.coerce.number().int().min(-1).default(-1), limit: z.coerce.number().int().min(1).max(2000).default(500) })
+  .object({ after: z.coerce.number().int().min(-1).max(INT4_MAX).default(-1), limit: z.coerce.number().int().min(1).max(2000).default(500) })
   .strict();
 export const shellRecordingSchema = z.object({
   session: shellSessionSchema,

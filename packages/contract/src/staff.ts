@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, passwordSchema, usernameSchema } from './auth.ts';
-import { pageQuerySchema } from './envelope.ts';
+import { idSchema, pageQuerySchema } from './envelope.ts';
 import { roles } from './roles.ts';
 
 export const staffStatuses = ['active', 'disabled', 'pending'] as const;
@@ -51,7 +51,7 @@ export type StaffCreateBody = z.infer<typeof staffCreateBodySchema>;
  */
 export const staffUpdateBodySchema = z
   .object({
-    id: z.number().int().min(1),
+    id: idSchema,
     name: z.string().trim().min(1).max(64).optional(),
     email: emailSchema.optional(),
     phone: z.string().trim().max(32).optional(),

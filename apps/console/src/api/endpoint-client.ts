@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { endpointUrl, type EndpointData, type EndpointDef, type EndpointInput } from '@mowerline/contract';
+import { endpointUrl, type EndpointData, type EndpointDef, type EndpointGroup, type EndpointInput } from '@mowerline/contract';
 import { request, type RequestOptions } from './request.ts';
 
 type Input<E extends EndpointDef> = EndpointInput<E>;
@@ -15,10 +15,20 @@ export function call<E extends EndpointDef>(def: E, input: Input<E> = {} as Inpu
     method: def.method,
     url: endpointUrl(def, params),
     params: query,
-    data: body,
+    data: def.consumes === 'multipart/form-data' ? formData(body) : body,
     responseType: def.produces ? 'blob' : options.responseType,
     headers: def.consumes === 'text/csv' ? { 'Content-Type': 'text/csv', ...options.headers } : options.headers,
   });
+}
+
+/** A multipart body: the fields first, then the part `file`, so the server checks them before it stores a byte. */
+function formData(body: unknown): unknown {
+  if (body instanceof FormData) return body;
+  const { file, ...fields } = body as { file: Blob } & Record<string, unknown>;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined && value !== null) form.append(name, String(value));
+  form.append('file', file, file instanceof File ? file.name : 'file');
+  return form;
 }
 
 /**
@@ -36,13 +46,22 @@ export function useEndpoint<E extends EndpointDef>(def: E, input: Input<E> = {} 
   return useQuery({ queryKey: endpointKey(def, input), queryFn: () => call(def, input), ...options });
 }
 
-/** What a mutation refreshes: an endpoint's cached calls, or every cached call under a path prefix. */
-export type Invalidation = EndpointDef | `/api/${string}`;
+/**
+ * What a mutation refreshes: an endpoint's cached calls, every endpoint of a feature group, or
+ * every cached call under a path prefix (an endpoint's `path`, never a string written by hand).
+ */
+export type Invalidation = EndpointDef | EndpointGroup | `/api/${string}`;
 
-function invalidate(client: QueryClient, target: Invalidation) {
-  if (typeof target !== 'string') return client.invalidateQueries({ queryKey: endpointKey(target) });
-  return client.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && q.queryKey[1].startsWith(target) });
+/** Refreshes what `target` names; for mutations that pick their endpoint per call. */
+export function invalidate(client: QueryClient, target: Invalidation): Promise<unknown> {
+  if (typeof target === 'string') {
+    return client.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && q.queryKey[1].startsWith(target) });
+  }
+  if (isEndpoint(target)) return client.invalidateQueries({ queryKey: endpointKey(target) });
+  return Promise.all(Object.values(target).map((def) => invalidate(client, def)));
 }
+
+const isEndpoint = (target: EndpointDef | EndpointGroup): target is EndpointDef => typeof target.method === 'string' && typeof target.path === 'string';
 
 /** `useMutation` of an endpoint; on success it refreshes what `invalidates` names. */
 export function useEndpointMutation<E extends EndpointDef, V = Input<E>>(

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RequestOptions } from './request.ts';
 
 // The policy reads web storage and reloads the page: give it both before it loads.
 const env = vi.hoisted(() => {
@@ -22,7 +23,9 @@ const env = vi.hoisted(() => {
 });
 vi.mock('@arco-design/web-react', () => ({ Message: { error: env.toast } }));
 
-const { ApiError, get, post, request } = await import('./request.ts');
+const { ApiError, request } = await import('./request.ts');
+const get = <T,>(url: string, options: RequestOptions = {}) => request<T>({ ...options, method: 'GET', url });
+const post = <T,>(url: string, data?: unknown) => request<T>({ method: 'POST', url, data });
 const { useLocaleStore } = await import('../locale/i18n.ts');
 const { useSession } = await import('../session/session.store.ts');
 
@@ -101,7 +104,7 @@ describe('request policy (spec §7/§8)', () => {
     await expect(rejection(get('/no-message'))).resolves.toMatchObject({ message: 'Error', code: 50000 });
     expect(env.toast).toHaveBeenCalledWith({ content: 'Error', duration: 5000 });
     env.toast.mockClear();
-    await rejection(get('/refused', undefined, { silent: true }));
+    await rejection(get('/refused', { silent: true }));
     expect(env.toast).not.toHaveBeenCalled();
   });
 
@@ -135,9 +138,9 @@ describe('request policy (spec §7/§8)', () => {
   });
 
   it('names timeouts, aborted requests and network errors in the console language', async () => {
-    await expect(rejection(get('/slow', undefined, { timeout: 50 }))).resolves.toMatchObject({ message: 'timeout of 50ms exceeded' });
+    await expect(rejection(get('/slow', { timeout: 50 }))).resolves.toMatchObject({ message: 'timeout of 50ms exceeded' });
     const controller = new AbortController();
-    const aborted = rejection(get('/slow', undefined, { signal: controller.signal }));
+    const aborted = rejection(get('/slow', { signal: controller.signal }));
     controller.abort();
     await expect(aborted).resolves.toMatchObject({ message: 'Request aborted' });
     sessionStorage.setItem('server_host', 'http://127.0.0.1:9');
@@ -150,6 +153,6 @@ describe('request policy (spec §7/§8)', () => {
     await expect(get('/slow')).resolves.toBeNull();
     sessionStorage.setItem('server_host', 'http://127.0.0.1:9');
     const port = (server.address() as AddressInfo).port;
-    await expect(get('/ok', undefined, { baseURL: `http://127.0.0.1:${port}` })).resolves.toEqual({ answer: 42 });
+    await expect(get('/ok', { baseURL: `http://127.0.0.1:${port}` })).resolves.toEqual({ answer: 42 });
   });
 });

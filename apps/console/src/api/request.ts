@@ -98,6 +98,3 @@ export async function request<T>(options: RequestOptions): Promise<T> {
   return body.data;
 }
 
-export const get = <T>(url: string, params?: object, options: RequestOptions = {}) => request<T>({ ...options, method: 'GET', url, params });
-export const post = <T>(url: string, data?: unknown, options: RequestOptions = {}) => request<T>({ ...options, method: 'POST', url, data });
-export const put = <T>(url: string, data?: unknown, options: RequestOptions = {}) => request<T>({ ...options, method: 'PUT', url, data });

@@ -1,12 +1,12 @@
-import type { RuntimeConfig } from '@mowerline/contract';
-import { get } from '../api/request.ts';
+import { healthApi, type RuntimeConfig } from '@mowerline/contract';
+import { call } from '../api/endpoint-client.ts';
 import { getServerHost, SERVER_HOST_KEY } from '../session/token.ts';
 
 let loading: Promise<RuntimeConfig> | null = null;
 
-/** GET /api/config from the server that served the console (never the chosen region), once. */
+/** The runtime configuration from the server that served the console (never the chosen region), once. */
 export function loadRuntimeConfig(): Promise<RuntimeConfig> {
-  loading ??= get<RuntimeConfig>('/api/config', undefined, { baseURL: '', silent: true }).catch((error: unknown) => {
+  loading ??= call(healthApi.config, {}, { baseURL: '', silent: true }).catch((error: unknown) => {
     loading = null;
     throw error;
   });

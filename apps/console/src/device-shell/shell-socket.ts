@@ -1,4 +1,4 @@
-import { SHELL_WS_PATH, type ShellCloseReason, type ShellServerMessage } from '@mowerline/contract';
+import { shellApi, type ShellCloseReason, type ShellServerMessage } from '@mowerline/contract';
 
 export type ShellPhase = 'connecting' | 'opening' | 'open' | 'closed' | 'failed';
 
@@ -10,7 +10,7 @@ export interface ShellSocketEvents {
 /** `http(s)://host` (or this page's origin) → the shell socket's `ws(s)://…` URL. */
 export function shellSocketUrl(serverHost: string, location: { protocol: string; host: string }): string {
   const base = serverHost || `${location.protocol}//${location.host}`;
-  return base.replace(/^http/, 'ws').replace(/\/$/, '') + SHELL_WS_PATH;
+  return base.replace(/^http/, 'ws').replace(/\/$/, '') + shellApi.socket.path;
 }
 
 /**

@@ -1,12 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { EmailLog, EmailLogQuery, Page } from '@mowerline/contract';
-import { get } from '../api/request.ts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { emailLogApi, type EmailLogQuery } from '@mowerline/contract';
+import { useEndpoint } from '../api/endpoint-client.ts';
 
-/** GET /api/admin/system/email-log (admins only): every mail, sent or not, newest first. */
-export function useEmailLogs(query: EmailLogQuery) {
-  return useQuery({
-    queryKey: ['email-log', query],
-    queryFn: () => get<Page<EmailLog>>('/api/admin/system/email-log', query),
-    placeholderData: keepPreviousData,
-  });
-}
+/** Every mail, sent or not, newest first (admins only). */
+export const useEmailLogs = (query: EmailLogQuery) => useEndpoint(emailLogApi.list, { query }, { placeholderData: keepPreviousData });

@@ -4,7 +4,7 @@ import { IconFile } from '@arco-design/web-react/icon';
 import { artifactExtensions, type ArtifactKind } from '@mowerline/contract';
 import { useProductModels } from '../devices/devices.api.ts';
 import { useT } from '../locale/i18n.ts';
-import { useUploadArtifact } from './firmware.api.ts';
+import { useUploadArtifact, type UploadInput } from './firmware.api.ts';
 import { formatBytes } from './labels.ts';
 
 const VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,4}(?:[-+][0-9A-Za-z.-]{1,16})?$/;
@@ -40,7 +40,7 @@ export function UploadModal({ kind, visible, onClose }: { kind: ArtifactKind; vi
   const submit = async () => {
     const values = await form.validate();
     if (!file) return;
-    const fields: Record<string, string> = { modelId: String(values.modelId), version: values.version.trim() };
+    const fields: UploadInput['fields'] = { modelId: values.modelId, version: values.version.trim() };
     if (kind === 'voice') fields.language = values.language ?? 'zh-CN';
     if (values.minFromVersion) fields.minFromVersion = values.minFromVersion.trim();
     if (values.changelogZh) fields.changelogZh = values.changelogZh;

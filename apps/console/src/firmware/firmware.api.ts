@@ -1,25 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  Artifact,
-  ArtifactKind,
-  ArtifactListQuery,
-  ArtifactUpdateBody,
-  Campaign,
-  CampaignAction,
-  CampaignCreateBody,
-  Page,
-} from '@mowerline/contract';
-import { get, post, put, request } from '../api/request.ts';
+import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
+import { artifactApi, otaApi, type ArtifactKind, type ArtifactListQuery, type CampaignAction, type EndpointBodyInput } from '@mowerline/contract';
+import { call, invalidate, useEndpoint, useEndpointMutation, type Invalidation } from '../api/endpoint-client.ts';
 
-const segment: Record<ArtifactKind, string> = { firmware: 'firmware', voice: 'voice' };
-
-/** GET /api/admin/product/firmware | voice */
+/** Artifacts of a kind, one page. */
 export function useArtifacts(kind: ArtifactKind, query: Partial<ArtifactListQuery>) {
-  return useQuery({
-    queryKey: ['ota', 'artifacts', kind, query],
-    queryFn: () => get<Page<Artifact>>(`/api/admin/product/${segment[kind]}`, query),
-    placeholderData: keepPreviousData,
-  });
+  return useEndpoint(artifactApi[kind].list, { query }, { placeholderData: keepPreviousData });
 }
 
 /** Released artifacts of a kind, for the campaign form. */
@@ -28,74 +13,68 @@ export function useReleasedArtifacts(kind: ArtifactKind) {
 }
 
 export interface UploadInput {
-  fields: Record<string, string>;
+  fields: EndpointBodyInput<(typeof artifactApi)[ArtifactKind]['upload']>;
   file: File;
   onProgress(percent: number): void;
 }
 
 /**
- * POST multipart: the fields first, then the file (the server checks the fields before it stores
- * a byte). Progress comes from axios' onUploadProgress through the one request wrapper.
+ * Multipart: the fields first, then the file (the server checks the fields before it stores a
+ * byte). Progress comes from axios' onUploadProgress through the one request wrapper.
  */
 export function useUploadArtifact(kind: ArtifactKind) {
   const client = useQueryClient();
+  const api = artifactApi[kind];
   return useMutation({
-    mutationFn: ({ fields, file, onProgress }: UploadInput) => {
-      const form = new FormData();
-      for (const [name, value] of Object.entries(fields)) form.append(name, value);
-      form.append('file', file, file.name);
-      return request<Artifact>({
-        method: 'POST',
-        url: `/api/admin/product/${segment[kind]}`,
-        data: form,
-        onUploadProgress: (e) => onProgress(e.total ? Math.round((e.loaded * 100) / e.total) : 0),
-      });
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: ['ota', 'artifacts', kind] }),
+    mutationFn: ({ fields, file, onProgress }: UploadInput) =>
+      call(api.upload, { body: { ...fields, file } }, { onUploadProgress: (e) => onProgress(e.total ? Math.round((e.loaded * 100) / e.total) : 0) }),
+    onSuccess: () => invalidate(client, api.list),
   });
 }
 
-/** PUT /api/admin/product/firmware/:id — release, deprecate, changelog. */
+/** Release, deprecate, changelog. */
 export function useUpdateArtifact(kind: ArtifactKind) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: ArtifactUpdateBody }) => put<Artifact>(`/api/admin/product/${segment[kind]}/${id}`, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['ota', 'artifacts', kind] }),
+  const api = artifactApi[kind];
+  return useEndpointMutation(api.update, {
+    toInput: ({ id, body }: { id: number; body: EndpointBodyInput<typeof api.update> }) => ({ params: { id }, body }),
+    invalidates: [api.list],
   });
 }
 
-/** GET /api/admin/ota/campaign — refreshed every few seconds while something runs. */
+/** Campaigns of a kind — refreshed every few seconds while something runs. */
 export function useCampaigns(kind: ArtifactKind, page: number, pageSize: number) {
-  return useQuery({
-    queryKey: ['ota', 'campaigns', kind, page, pageSize],
-    queryFn: () => get<Page<Campaign>>('/api/admin/ota/campaign', { kind, page, pageSize }),
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.list.some((c) => c.status === 'running') ? 2000 : 10_000),
-  });
+  return useEndpoint(
+    otaApi.listCampaigns,
+    { query: { kind, page, pageSize } },
+    { placeholderData: keepPreviousData, refetchInterval: (q) => (q.state.data?.list.some((c) => c.status === 'running') ? 2000 : 10_000) },
+  );
 }
 
-/** GET /api/admin/ota/campaign/:id — live progress. */
+/** One campaign's live progress. */
 export function useCampaign(id: number | undefined) {
-  return useQuery({
-    queryKey: ['ota', 'campaign', id],
-    queryFn: () => get<Campaign>(`/api/admin/ota/campaign/${id}`),
-    enabled: id !== undefined,
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? 1500 : false),
-  });
+  return useEndpoint(otaApi.getCampaign, { params: { id: id ?? 0 } }, { enabled: id !== undefined, refetchInterval: (q) => (q.state.data?.status === 'running' ? 1500 : false) });
 }
+
+/** A campaign moves artifacts' use, the campaign list and the upgrade log: refresh all of OTA. */
+const otaPaths: Invalidation[] = [
+  otaApi.listCampaigns.path, // and each campaign below it
+  artifactApi.firmware.list,
+  artifactApi.voice.list,
+  otaApi.upgradeLog,
+  otaApi.deviceUpgradeHistory,
+];
 
 export function useCreateCampaign() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CampaignCreateBody) => post<Campaign>('/api/admin/ota/campaign', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['ota'] }),
-  });
+  return useEndpointMutation(otaApi.createCampaign, { toInput: (body: EndpointBodyInput<typeof otaApi.createCampaign>) => ({ body }), invalidates: otaPaths });
 }
 
+const actionEndpoint = { pause: otaApi.pauseCampaign, resume: otaApi.resumeCampaign, cancel: otaApi.cancelCampaign } as const;
+
+/** pause / resume / cancel: one hook, each action its own endpoint. */
 export function useCampaignAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: number; action: CampaignAction }) => post<Campaign>(`/api/admin/ota/campaign/${id}/${action}`),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['ota'] }),
+    mutationFn: ({ id, action }: { id: number; action: CampaignAction }) => call(actionEndpoint[action], { params: { id } }),
+    onSuccess: () => Promise.all(otaPaths.map((path) => invalidate(client, path))),
   });
 }

@@ -1,6 +1,8 @@
 import { Button, Dropdown, Menu, Tooltip } from '@arco-design/web-react';
 import { IconCheck, IconLocation } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
+import { healthApi } from '@mowerline/contract';
+import { endpointKey } from '../api/endpoint-client.ts';
 import { loadRuntimeConfig } from '../app/runtime-config.ts';
 import { useT } from '../locale/i18n.ts';
 import { getServerHost, SERVER_HOST_KEY } from '../session/token.ts';
@@ -11,7 +13,7 @@ import { getServerHost, SERVER_HOST_KEY } from '../session/token.ts';
  */
 export function ServerSwitcher() {
   const t = useT();
-  const { data } = useQuery({ queryKey: ['runtime-config'], queryFn: loadRuntimeConfig, staleTime: Infinity });
+  const { data } = useQuery({ queryKey: endpointKey(healthApi.config), queryFn: loadRuntimeConfig, staleTime: Infinity });
   const servers = data?.servers ?? [];
   if (servers.length === 0) return null;
   const host = getServerHost() || window.location.origin;

@@ -25,7 +25,7 @@ export function LoginForm() {
   const signIn = useSignIn();
   const captchaCall = useCaptcha();
   const [captcha, setCaptcha] = useState<CaptchaResult | null>(null);
-  const [values, setValues] = useState<LoginFields>(() => ({ username: rememberedUsername(), password: '', captchaCode: '' }));
+  const [values, setValues] = useState<LoginFields>(() => ({ username: rememberedUsername(), password: '', captcha: '' }));
   const [remember, setRemember] = useState(() => !!rememberedUsername());
   const [touched, setTouched] = useState<Touched>({});
   const captchaShown = !!captcha || captchaCall.isPending;
@@ -39,14 +39,14 @@ export function LoginForm() {
   const blur = (field: keyof LoginFields) => () => setTouched((s) => ({ ...s, [field]: true }));
 
   const refreshCaptcha = () => {
-    setValues((v) => ({ ...v, captchaCode: '' }));
-    setTouched((s) => ({ ...s, captchaCode: false }));
+    setValues((v) => ({ ...v, captcha: '' }));
+    setTouched((s) => ({ ...s, captcha: false }));
     captchaCall.mutate(values.username.trim(), { onSuccess: setCaptcha });
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched({ username: true, password: true, captchaCode: true });
+    setTouched({ username: true, password: true, captcha: true });
     if (Object.keys(errors).length > 0 || signIn.isPending) return;
     const username = values.username.trim();
     try {
@@ -54,7 +54,7 @@ export function LoginForm() {
         username,
         password: values.password,
         remember,
-        ...(captcha ? { captchaId: captcha.captchaId, captchaCode: values.captchaCode.trim() } : {}),
+        ...(captcha ? { captcha: values.captcha } : {}),
       });
     } catch (error) {
       // The request policy already showed a server refusal; anything else is ours to report.
@@ -101,10 +101,8 @@ export function LoginForm() {
         <CaptchaField
           captcha={captcha}
           loading={captchaCall.isPending}
-          value={values.captchaCode}
-          error={errorOf('captchaCode')}
-          onChange={change('captchaCode')}
-          onBlur={blur('captchaCode')}
+          error={errorOf('captcha')}
+          onSolved={(payload) => setValues((v) => ({ ...v, captcha: payload }))}
           onRefresh={refreshCaptcha}
         />
       ) : null}

@@ -3,7 +3,7 @@ import en from './locale/en-US.ts';
 import zh from './locale/zh-CN.ts';
 import { validateLogin } from './login-validation.ts';
 
-const empty = { username: '', password: '', captchaCode: '' };
+const empty = { username: '', password: '', captcha: '' };
 
 describe('sign-in form rules (spec §5)', () => {
   it('names each empty field with its own message in both languages', () => {
@@ -12,15 +12,15 @@ describe('sign-in form rules (spec §5)', () => {
     expect(en[errors.password as keyof typeof en]).toBe('Password cannot be empty');
     expect(zh[errors.username as keyof typeof zh]).toBe('用户名不能为空');
     expect(zh[errors.password as keyof typeof zh]).toBe('密码不能为空');
-    expect(errors.captchaCode).toBeUndefined();
+    expect(errors.captcha).toBeUndefined();
   });
 
   it('treats a blank username as empty and asks for the captcha only when shown', () => {
-    expect(validateLogin({ username: '  ', password: 'x', captchaCode: '' }, true)).toEqual({
+    expect(validateLogin({ username: '  ', password: 'x', captcha: '' }, true)).toEqual({
       username: 'login.form.userName.errMsg',
-      captchaCode: 'login.form.captcha.errMsg',
+      captcha: 'login.form.captcha.errMsg',
     });
-    expect(validateLogin({ username: 'admin', password: 'x', captchaCode: 'ab12' }, true)).toEqual({});
+    expect(validateLogin({ username: 'admin', password: 'x', captcha: 'eyJjaGFsbGVuZ2UiOnt9fQ==' }, true)).toEqual({});
   });
 
   it('has the failure and success texts of the spec', () => {

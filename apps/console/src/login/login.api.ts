@@ -1,19 +1,20 @@
 import { useMutation } from '@tanstack/react-query';
-import type { CaptchaResult, LoginBody, LoginResult, RegisterBody, RegisterResult, ResetPasswordBody } from '@mowerline/contract';
-import { ApiError, forgetSession, post } from '../api/request.ts';
+import { authApi, type LoginBody, type RegisterBody, type ResetPasswordBody } from '@mowerline/contract';
+import { call, useEndpointMutation } from '../api/endpoint-client.ts';
+import { ApiError, forgetSession } from '../api/request.ts';
 import { queryClient } from '../api/query-client.ts';
 import { useTabBar } from '../layout/tab-bar.store.ts';
 import { clearToken, setSecurityToken, setToken } from '../session/token.ts';
 
 /**
- * POST /api/admin/user/login. Success starts a clean session: whatever an earlier user left
- * (user info, tabs, cached data) goes, the access token is kept (local storage when remembered,
- * else session storage) and so is the browser's security token. Spec §4: on failure the token is
- * cleared and the error rethrown.
+ * Sign-in. Success starts a clean session: whatever an earlier user left (user info, tabs, cached
+ * data) goes, the access token is kept (local storage when remembered, else session storage) and
+ * so is the browser's security token. Spec §4: on failure the token is cleared and the error
+ * rethrown.
  */
 async function signIn(body: LoginBody): Promise<void> {
   try {
-    const result = await post<LoginResult>('/api/admin/user/login', body);
+    const result = await call(authApi.signIn, { body });
     forgetSession();
     useTabBar.getState().reset();
     queryClient.clear();
@@ -27,9 +28,8 @@ async function signIn(body: LoginBody): Promise<void> {
 
 export const useSignIn = () => useMutation({ mutationFn: signIn });
 
-/** POST /api/admin/user/verification-code: a fresh single-use image captcha. */
-export const useCaptcha = () =>
-  useMutation({ mutationFn: (username: string) => post<CaptchaResult>('/api/admin/user/verification-code', username ? { username } : {}) });
+/** A fresh single-use proof-of-work challenge, as hard as the username's failures call for. */
+export const useCaptcha = () => useEndpointMutation(authApi.captcha, { toInput: (username: string) => ({ body: username ? { username } : {} }) });
 
 /** Whether a refused sign-in asks for a captcha on the next attempt (41001 data, or 41002/41003). */
 export function captchaWanted(error: unknown): boolean {
@@ -38,10 +38,8 @@ export function captchaWanted(error: unknown): boolean {
   return (error.data as { captchaRequired?: unknown } | null)?.captchaRequired === true;
 }
 
-export const useForgotPassword = () =>
-  useMutation({ mutationFn: (username: string) => post<null>('/api/admin/user/forgot-password', { username }) });
+export const useForgotPassword = () => useEndpointMutation(authApi.forgotPassword, { toInput: (username: string) => ({ body: { username } }) });
 
-export const useResetPassword = () =>
-  useMutation({ mutationFn: (body: ResetPasswordBody) => post<null>('/api/admin/user/reset-password', body) });
+export const useResetPassword = () => useEndpointMutation(authApi.resetPassword, { toInput: (body: ResetPasswordBody) => ({ body }) });
 
-export const useRegister = () => useMutation({ mutationFn: (body: RegisterBody) => post<RegisterResult>('/api/admin/user/register', body) });
+export const useRegister = () => useEndpointMutation(authApi.register, { toInput: (body: RegisterBody) => ({ body }) });

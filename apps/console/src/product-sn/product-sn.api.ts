@@ -1,12 +1,12 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { productApi, type EndpointBodyInput, type SnListQuery } from '@mowerline/contract';
+import { deviceMapApi, devicesApi, productApi, type EndpointBodyInput, type SnListQuery } from '@mowerline/contract';
 import { useEndpoint, useEndpointMutation, type Invalidation } from '../api/endpoint-client.ts';
 
 /** GET the SN registry, one page. */
 export const useSnList = (query: Partial<SnListQuery>) => useEndpoint(productApi.listSn, { query }, { placeholderData: keepPreviousData });
 
 /** Registry changes move the SN list, the device list and the models' use: refresh them all. */
-const invalidates: Invalidation[] = ['/api/admin/product', '/api/admin/device'];
+const invalidates: Invalidation[] = [productApi, devicesApi, deviceMapApi];
 
 /** The answer carries the device secret, the only time it is ever shown. */
 export const useRegisterSn = () => useEndpointMutation(productApi.createSn, { toInput: (body: EndpointBodyInput<typeof productApi.createSn>) => ({ body }), invalidates });

@@ -1,13 +1,14 @@
-import type { UserInfo } from '@mowerline/contract';
-import { forgetSession, get, post } from '../api/request.ts';
+import { authApi, type UserInfo } from '@mowerline/contract';
+import { call } from '../api/endpoint-client.ts';
+import { forgetSession } from '../api/request.ts';
 import { queryClient } from '../api/query-client.ts';
 import { useTabBar } from '../layout/tab-bar.store.ts';
 import { useSession } from './session.store.ts';
 import { getToken } from './token.ts';
 
-/** GET /api/admin/user/info: the response becomes the session state (name, role). */
+/** The signed-in user: the response becomes the session state (name, role). */
 export async function fetchUserInfo(): Promise<UserInfo> {
-  const user = await get<UserInfo>('/api/admin/user/info');
+  const user = await call(authApi.info);
   useSession.getState().setUser(user);
   return user;
 }
@@ -18,7 +19,7 @@ export async function fetchUserInfo(): Promise<UserInfo> {
  */
 export async function logout(): Promise<void> {
   try {
-    if (getToken()) await post<null>('/api/admin/user/logout', undefined, { silent: true });
+    if (getToken()) await call(authApi.logout, {}, { silent: true });
   } catch {
     // The local half below happens whatever the server answered.
   } finally {

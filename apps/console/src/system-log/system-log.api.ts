@@ -1,13 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Page, SystemLog, SystemLogQuery } from '@mowerline/contract';
-import { get } from '../api/request.ts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { systemLogApi, type SystemLogQuery } from '@mowerline/contract';
+import { useEndpoint } from '../api/endpoint-client.ts';
 
-/** GET /api/admin/system/log (admins only), newest first. */
-export function useSystemLogs(query: SystemLogQuery, options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: ['system-log', query],
-    queryFn: () => get<Page<SystemLog>>('/api/admin/system/log', query),
-    placeholderData: keepPreviousData,
-    enabled: options.enabled ?? true,
-  });
-}
+/** The audit log (admins only), newest first. */
+export const useSystemLogs = (query: SystemLogQuery, options: { enabled?: boolean } = {}) =>
+  useEndpoint(systemLogApi.list, { query }, { placeholderData: keepPreviousData, enabled: options.enabled ?? true });

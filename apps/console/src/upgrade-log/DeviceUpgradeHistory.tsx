@@ -1,19 +1,8 @@
 import { Empty, Spin, Tag, Timeline } from '@arco-design/web-react';
-import { useQuery } from '@tanstack/react-query';
-import type { UpgradeRecord } from '@mowerline/contract';
-import { get } from '../api/request.ts';
 import { jobStateColor } from '../firmware/labels.ts';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
-
-/** GET /api/admin/device/:sn/upgrade-history */
-export function useDeviceUpgradeHistory(sn: string | undefined) {
-  return useQuery({
-    queryKey: ['ota', 'device-history', sn],
-    queryFn: () => get<UpgradeRecord[]>(`/api/admin/device/${encodeURIComponent(sn!)}/upgrade-history`),
-    enabled: !!sn,
-  });
-}
+import { useDeviceUpgradeHistory } from './upgrade-log.api.ts';
 
 /** A device's upgrades, newest first: for the device detail view. */
 export function DeviceUpgradeHistory({ sn }: { sn: string }) {

@@ -1,28 +1,21 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Page, UpgradeLogQuery, UpgradeRecord } from '@mowerline/contract';
-import { get, request } from '../api/request.ts';
+import { keepPreviousData } from '@tanstack/react-query';
+import { otaApi, type UpgradeLogQuery } from '@mowerline/contract';
+import { call, saveBlob, useEndpoint } from '../api/endpoint-client.ts';
 
 export type UpgradeLogFilter = Partial<Omit<UpgradeLogQuery, 'page' | 'pageSize'>>;
 
-/** GET /api/admin/device/upgrade-log */
+/** The upgrade log, one page; it moves while campaigns run. */
 export function useUpgradeLog(query: Partial<UpgradeLogQuery>) {
-  return useQuery({
-    queryKey: ['ota', 'upgrade-log', query],
-    queryFn: () => get<Page<UpgradeRecord>>('/api/admin/device/upgrade-log', query),
-    placeholderData: keepPreviousData,
-    refetchInterval: 5000,
-  });
+  return useEndpoint(otaApi.upgradeLog, { query }, { placeholderData: keepPreviousData, refetchInterval: 5000 });
 }
 
-/** GET /api/admin/device/upgrade-log/export: the filtered log as a CSV file. */
+/** The filtered log as a CSV file. */
 export async function downloadUpgradeLog(filter: UpgradeLogFilter): Promise<void> {
-  const blob = await request<Blob>({ method: 'GET', url: '/api/admin/device/upgrade-log/export', params: filter, responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `upgrade-log-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}.csv`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  const blob = await call(otaApi.exportUpgradeLog, { query: filter });
+  saveBlob(blob, `upgrade-log-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}.csv`);
+}
+
+/** A device's upgrades, newest first: for the device detail view. */
+export function useDeviceUpgradeHistory(sn: string | undefined) {
+  return useEndpoint(otaApi.deviceUpgradeHistory, { params: { sn: sn ?? '' } }, { enabled: !!sn });
 }

@@ -1,32 +1,26 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChangePasswordBody, ProfileBody, UserInfo } from '@mowerline/contract';
-import { get, put } from '../api/request.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { authApi, type ChangePasswordBody, type ProfileBody } from '@mowerline/contract';
+import { call, endpointKey, useEndpoint, useEndpointMutation } from '../api/endpoint-client.ts';
 import { useSession } from '../session/session.store.ts';
 
-export const userInfoKey = ['user', 'info'] as const;
-
-/** GET /api/admin/user/info: the profile as the server has it now. */
-export function useUserInfo() {
-  return useQuery({ queryKey: userInfoKey, queryFn: () => get<UserInfo>('/api/admin/user/info') });
-}
+/** The profile as the server has it now. */
+export const useUserInfo = () => useEndpoint(authApi.info);
 
 /**
- * PUT /api/admin/user/profile, then the fresh profile goes to the session too, so the navbar and
- * the greeting show the new name at once. A role switched in the message box menu stays switched.
+ * Saves the profile, then the fresh profile goes to the session too, so the navbar and the
+ * greeting show the new name at once. A role switched in the message box menu stays switched.
  */
 export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ProfileBody) => put<unknown>('/api/admin/user/profile', body),
+    mutationFn: (body: ProfileBody) => call(authApi.updateProfile, { body }),
     onSuccess: async () => {
-      const fresh = await client.fetchQuery({ queryKey: userInfoKey, queryFn: () => get<UserInfo>('/api/admin/user/info'), staleTime: 0 });
+      const fresh = await client.fetchQuery({ queryKey: endpointKey(authApi.info, {}), queryFn: () => call(authApi.info), staleTime: 0 });
       const { user, setUser } = useSession.getState();
       setUser({ ...fresh, role: user?.role ?? fresh.role });
     },
   });
 }
 
-/** PUT /api/admin/user/password: this session stays signed in, every other one is signed out. */
-export function useChangePassword() {
-  return useMutation({ mutationFn: (body: ChangePasswordBody) => put<null>('/api/admin/user/password', body) });
-}
+/** This session stays signed in, every other one is signed out. */
+export const useChangePassword = () => useEndpointMutation(authApi.changePassword, { toInput: (body: ChangePasswordBody) => ({ body }) });

@@ -1,4 +1,4 @@
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { staffUsers } from '../staff/staff.sql.ts';
 
 /** A signed-in browser. The access token names its id; logout and password changes revoke it. */
@@ -41,17 +41,39 @@ export const loginAttempts = pgTable(
     success: boolean('success').notNull(),
     /** Why it ended so: only 'wrong_password' counts toward lock-out; 'password_reset' ends a lock like a sign-in. */
     reason: text('reason', { enum: loginOutcomes }).notNull(),
+    /** Made by a browser holding a valid trust token for this username: such attempts only count against trusted browsers. */
+    trusted: boolean('trusted').notNull().default(false),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('login_attempts_username_at').on(t.username, t.at), index('login_attempts_ip_at').on(t.ip, t.at)],
 );
 
+/**
+ * Proof-of-work challenges that have been used: a challenge is stateless and signed until it is
+ * solved; its id lands here on first use, so a second use is refused on every node. Rows go
+ * once the challenge has expired.
+ */
 export const captchas = pgTable('captchas', {
   id: uuid('id').primaryKey().defaultRandom(),
-  answer: text('answer').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/**
+ * Hits on the anonymous forms (register, forgot password) per fixed window, by source address and
+ * by target e-mail; kept in the database so every node counts the same.
+ */
+export const formHits = pgTable(
+  'form_hits',
+  {
+    /** e.g. 'register:ip', 'register:email', 'forgot:ip', 'forgot:email'. */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    hits: integer('hits').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key, t.windowStart] }), index('form_hits_window').on(t.windowStart)],
+);
 
 /** Single-use reset links; only the SHA-256 of the token is stored. */
 export const passwordResets = pgTable(

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gt, lt, max } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lt, max } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { loginAttempts, type LoginOutcome } from './auth.sql.ts';
+import { pruneFormHits } from './form-limits.service.ts';
 
 /**
  * Captcha and lock-out decisions, made from the `login_attempts` rows so every server node agrees.
@@ -8,9 +9,9 @@ import { loginAttempts, type LoginOutcome } from './auth.sql.ts';
  * counted exactly like real ones, so neither rule reveals which accounts exist.
  */
 
-export async function recordAttempt(ctx: AppContext, username: string, ip: string, outcome: LoginOutcome): Promise<void> {
+export async function recordAttempt(ctx: AppContext, username: string, ip: string, outcome: LoginOutcome, trusted = false): Promise<void> {
   // The application clock, like every other expiry check, so a database on another host cannot skew it.
-  await ctx.db.insert(loginAttempts).values({ username, ip, success: outcome === 'ok' || outcome === 'password_reset', reason: outcome, at: new Date() });
+  await ctx.db.insert(loginAttempts).values({ username, ip, success: outcome === 'ok' || outcome === 'password_reset', reason: outcome, trusted, at: new Date() });
 }
 
 /** Start of the window that counts for `username`: the lock-out window, cut short by its last success. */
@@ -24,16 +25,20 @@ async function windowStart(ctx: AppContext, username: string): Promise<Date> {
 }
 
 /**
- * Minutes left of a lock-out, or 0. Locked = at least `lockoutAfterFailures` wrong passwords inside
- * the window; the lock lifts when the oldest of those leaves it. Refused attempts while locked are
- * not password checks and do not extend the lock.
+ * Minutes left of a lock-out, or 0. The lock cannot be aimed at someone else, so wrong passwords
+ * count per source: an untrusted browser is locked after `lockoutAfterFailures` wrong passwords
+ * for the username from its address; a browser holding the username's trust token only by wrong
+ * passwords from trusted browsers (a stolen token), never by strangers'. Inside the window, cut
+ * short by the username's last success; the lock lifts when the oldest of those leaves it.
+ * Refused attempts while locked are not password checks and do not extend the lock.
  */
-export async function lockedMinutes(ctx: AppContext, username: string): Promise<number> {
+export async function lockedMinutes(ctx: AppContext, username: string, ip: string, trusted: boolean): Promise<number> {
   const since = await windowStart(ctx, username);
+  const source = trusted ? eq(loginAttempts.trusted, true) : and(eq(loginAttempts.trusted, false), eq(loginAttempts.ip, ip));
   const [nth] = await ctx.db
     .select({ at: loginAttempts.at })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.username, username), eq(loginAttempts.reason, 'wrong_password'), gt(loginAttempts.at, since)))
+    .where(and(eq(loginAttempts.username, username), eq(loginAttempts.reason, 'wrong_password'), source, gt(loginAttempts.at, since)))
     .orderBy(desc(loginAttempts.at))
     .limit(1)
     .offset(Math.max(ctx.config.lockoutAfterFailures - 1, 0));
@@ -43,22 +48,32 @@ export async function lockedMinutes(ctx: AppContext, username: string): Promise<
 }
 
 /**
- * Whether a sign-in must carry a captcha: `captchaAfterFailures` failed attempts for the username
- * (since its last success) or from the IP (any username: one address spraying many accounts).
+ * Failures that took a check to reach: a wrong password, or a right one on an account that may
+ * not sign in. Refusals before any check (captcha missing or wrong, locked) are free to produce
+ * and do not count.
  */
-export async function captchaNeeded(ctx: AppContext, username: string, ip: string): Promise<boolean> {
-  const threshold = ctx.config.captchaAfterFailures;
+const checkedFailure = inArray(loginAttempts.reason, ['wrong_password', 'pending', 'disabled']);
+
+/**
+ * The captcha level a sign-in needs: 0 below `captchaAfterFailures` failures for the username
+ * (since its last success, from anywhere) and from the address (any username: one address
+ * spraying many accounts), else 1 plus the failures beyond it. The proof of work costs more with
+ * each level (captcha.service.ts).
+ */
+export async function captchaLevel(ctx: AppContext, username: string, ip: string): Promise<number> {
   const since = await windowStart(ctx, username);
-  const [byUser] = await ctx.db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.username, username), eq(loginAttempts.success, false), gt(loginAttempts.at, since)));
-  if ((byUser?.n ?? 0) >= threshold) return true;
+  const [byUser] = username
+    ? await ctx.db
+        .select({ n: count() })
+        .from(loginAttempts)
+        .where(and(eq(loginAttempts.username, username), checkedFailure, gt(loginAttempts.at, since)))
+    : [{ n: 0 }];
   const [byIp] = await ctx.db
     .select({ n: count() })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.ip, ip), eq(loginAttempts.success, false), gt(loginAttempts.at, new Date(Date.now() - ctx.config.lockoutMs))));
-  return (byIp?.n ?? 0) >= threshold;
+    .where(and(eq(loginAttempts.ip, ip), checkedFailure, gt(loginAttempts.at, new Date(Date.now() - ctx.config.lockoutMs))));
+  const failures = Math.max(byUser?.n ?? 0, byIp?.n ?? 0);
+  return failures >= ctx.config.captchaAfterFailures ? failures - ctx.config.captchaAfterFailures + 1 : 0;
 }
 
 /**
@@ -68,4 +83,5 @@ export async function captchaNeeded(ctx: AppContext, username: string, ip: strin
 export async function pruneAttempts(ctx: AppContext): Promise<void> {
   const keepMs = Math.max(ctx.config.lockoutMs, 86_400_000);
   await ctx.db.delete(loginAttempts).where(lt(loginAttempts.at, new Date(Date.now() - keepMs)));
+  await pruneFormHits(ctx);
 }

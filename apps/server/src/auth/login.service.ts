@@ -6,7 +6,7 @@ import { AppError } from '../http/envelope.ts';
 import { staffUsers, type StaffRow } from '../staff/staff.sql.ts';
 import type { LoginOutcome } from './auth.sql.ts';
 import { solveCaptcha } from './captcha.service.ts';
-import { captchaNeeded, lockedMinutes, recordAttempt } from './login-attempts.service.ts';
+import { captchaLevel, lockedMinutes, recordAttempt } from './login-attempts.service.ts';
 import { verifyPassword } from './password.ts';
 import { openSession } from './session.service.ts';
 import { issueTrustToken, trustedUsername } from './trust-token.ts';
@@ -32,8 +32,9 @@ const refusalError: Record<Refusal, ErrorKey> = {
 };
 
 /**
- * Sign-in, in the order that leaks least: lock-out, then captcha (when required the password is
- * not even checked), then the password (argon2 work is spent for unknown usernames too), and only
+ * Sign-in, in the order that leaks least: lock-out (per source, login-attempts.service.ts), then
+ * the proof-of-work captcha of the level the failures call for (when required the password is
+ * not even checked; a browser trusted for the username skips it), then the password (argon2 work is spent for unknown usernames too), and only
  * after a correct password the account status. Every attempt is recorded and audited.
  */
 export async function signIn(app: FastifyInstance, ctx: AppContext, request: FastifyRequest, body: LoginBody): Promise<LoginResult> {
@@ -43,9 +44,9 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
 
   /** Records and audits a refused attempt, then throws its error; the data tells the console whether to show a captcha. */
   const refuse = async (outcome: Refusal, user?: StaffRow): Promise<never> => {
-    await recordAttempt(ctx, username, ip, outcome);
+    await recordAttempt(ctx, username, ip, outcome, trusted);
     // The wrong password that reaches the limit already answers "locked", so the user learns it now.
-    const minutes = outcome === 'locked' || outcome === 'wrong_password' ? await lockedMinutes(ctx, username) : 0;
+    const minutes = outcome === 'locked' || outcome === 'wrong_password' ? await lockedMinutes(ctx, username, ip, trusted) : 0;
     await ctx.audit(request, {
       action: 'auth.login',
       result: 'failure',
@@ -55,16 +56,17 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
       targetName: user?.username ?? body.username,
       detail: { reason: outcome, ...(minutes > 0 ? { lockedMinutes: minutes } : {}) },
     });
-    const captchaRequired = !trusted && (await captchaNeeded(ctx, username, ip));
+    const captchaRequired = !trusted && (await captchaLevel(ctx, username, ip)) > 0;
     if (minutes > 0) throw new AppError('ACCOUNT_LOCKED', { minutes }, { captchaRequired });
     throw new AppError(refusalError[outcome], {}, { captchaRequired });
   };
 
-  if ((await lockedMinutes(ctx, username)) > 0) return refuse('locked');
+  if ((await lockedMinutes(ctx, username, ip, trusted)) > 0) return refuse('locked');
 
-  if (!trusted && (await captchaNeeded(ctx, username, ip))) {
-    if (!body.captchaId || !body.captchaCode) return refuse('captcha_required');
-    if (!(await solveCaptcha(ctx, body.captchaId, body.captchaCode))) return refuse('captcha_invalid');
+  const level = trusted ? 0 : await captchaLevel(ctx, username, ip);
+  if (level > 0) {
+    if (!body.captcha) return refuse('captcha_required');
+    if (!(await solveCaptcha(ctx, body.captcha, level))) return refuse('captcha_invalid');
   }
 
   const user = await findStaffByUsername(ctx, username);
@@ -73,7 +75,7 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
   if (user.status === 'pending') return refuse('pending', user);
   if (user.status === 'disabled') return refuse('disabled', user);
 
-  await recordAttempt(ctx, username, ip, 'ok');
+  await recordAttempt(ctx, username, ip, 'ok', trusted);
   const session = await openSession(app, ctx, request, user.id, body.remember ?? false);
   await ctx.db.update(staffUsers).set({ lastLoginAt: new Date() }).where(eq(staffUsers.id, user.id));
   await ctx.audit(request, {

@@ -8,6 +8,7 @@ import { AppError } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { staffUsers, type StaffRow } from '../staff/staff.sql.ts';
 import { passwordResets } from './auth.sql.ts';
+import { formAllowedForEmail, formAllowedFromIp } from './form-limits.service.ts';
 import { recordAttempt } from './login-attempts.service.ts';
 import { hashPassword } from './password.ts';
 import { revokeUserSessions } from './session.service.ts';
@@ -51,9 +52,15 @@ export async function issueResetLink(
 
 /**
  * Forgot password: mails a reset link to each active account whose username or email matches
- * (case-insensitively). The caller answers success before this runs, whatever it finds.
+ * (case-insensitively). The caller answers success before this runs, whatever it finds. Limited
+ * per address and per mailbox (form-limits.service.ts): beyond either nothing is mailed, and the
+ * answer stays the same, so the limit tells nothing about the account either.
  */
 export async function requestPasswordReset(ctx: AppContext, request: FastifyRequest, identifier: string, locale: Locale): Promise<void> {
+  if (!(await formAllowedFromIp(ctx, 'forgot', requestMeta(request).ip))) {
+    await ctx.audit(request, { action: 'auth.password.forgot', result: 'failure', actor: { id: null, name: identifier }, targetType: 'staff', detail: { error: 'FORM_LIMITED' } });
+    return;
+  }
   const key = identifier.toLowerCase();
   const matches = await ctx.db
     .select()
@@ -66,15 +73,19 @@ export async function requestPasswordReset(ctx: AppContext, request: FastifyRequ
       ),
     )
     .limit(5);
-  for (const user of matches) await issueResetLink(ctx, user, 'password-reset', locale);
+  let limited = 0;
+  for (const user of matches) {
+    if (await formAllowedForEmail(ctx, 'forgot', user.email)) await issueResetLink(ctx, user, 'password-reset', locale);
+    else limited++;
+  }
   await ctx.audit(request, {
     action: 'auth.password.forgot',
-    result: matches.length > 0 ? 'success' : 'failure',
+    result: matches.length > limited ? 'success' : 'failure',
     actor: { id: null, name: identifier },
     targetType: 'staff',
     targetId: matches.map((u) => u.id).join(','),
     targetName: matches.map((u) => u.username).join(','),
-    detail: { matched: matches.length },
+    detail: { matched: matches.length, ...(limited > 0 ? { limited } : {}) },
   });
 }
 

@@ -1,23 +1,30 @@
 import type { FastifyRequest } from 'fastify';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, inArray, ne } from 'drizzle-orm';
 import { checkPassword, messageKinds, type Locale, type RegisterBody, type RegisterResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { isUniqueViolation } from '../db/helpers.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
+import { formAllowedForEmail, formAllowedFromIp } from './form-limits.service.ts';
 import { findStaffByUsername } from './login.service.ts';
 import { hashPassword } from './password.ts';
 
 /**
  * "Register account": a pending staff account (role user) that cannot sign in until an admin
- * approves it (PUT /api/admin/user status active). Every admin gets a todo in the message box and
- * a mail, written in the requester's language (admins have no stored language preference).
+ * approves it (PUT /api/admin/user status active). Anonymous, so limited per address and per
+ * e-mail (counted in the database). Each admin gets one todo in the message box per batch of
+ * requests, and a mail with it, written in the requester's language (admins have no stored
+ * language preference); further requests while the todo is unread are folded into it.
  */
 export async function registerAccount(ctx: AppContext, request: FastifyRequest, body: RegisterBody, locale: Locale): Promise<RegisterResult> {
-  const refuse = async (key: 'USERNAME_TAKEN' | 'WEAK_PASSWORD'): Promise<never> => {
+  const refuse = async (key: 'USERNAME_TAKEN' | 'WEAK_PASSWORD' | 'FORM_LIMITED'): Promise<never> => {
     await ctx.audit(request, { action: 'auth.register', result: 'failure', actor: { id: null, name: body.username }, targetType: 'staff', targetName: body.username, detail: { error: key } });
     throw new AppError(key);
   };
+  // Both counted on every request, so neither limit can be dodged by tripping the other first.
+  const fromIp = await formAllowedFromIp(ctx, 'register', request.ip);
+  const forEmail = await formAllowedForEmail(ctx, 'register', body.email);
+  if (!fromIp || !forEmail) return refuse('FORM_LIMITED');
   if (await findStaffByUsername(ctx, body.username)) return refuse('USERNAME_TAKEN');
   if (!checkPassword(body.password, body.username)) return refuse('WEAK_PASSWORD');
 
@@ -45,11 +52,13 @@ export async function registerAccount(ctx: AppContext, request: FastifyRequest, 
     targetName: account.username,
     detail: { name: body.name, email: body.email, reason },
   });
-  await ctx.notify.toAdmins('todo', messageKinds.accountRequest, { username: account.username, name: body.name, reason });
+  const fresh = await ctx.notify.foldToAdmins('todo', messageKinds.accountRequest, { username: account.username, name: body.name, reason });
+  if (fresh.length === 0) return { id: account.id, username: account.username, status: 'pending' };
+  // Mail only the admins whose todo is new: the others were told of this batch already.
   const admins = await ctx.db
     .select({ email: staffUsers.email })
     .from(staffUsers)
-    .where(and(eq(staffUsers.role, 'admin'), eq(staffUsers.status, 'active'), ne(staffUsers.email, '')));
+    .where(and(inArray(staffUsers.id, fresh), ne(staffUsers.email, '')));
   const link = `${ctx.config.publicUrl}/#/system/system-user?status=pending`;
   for (const admin of admins) {
     await ctx.mailer.send({ to: admin.email, template: 'account-request', params: { name: body.name, username: account.username, link }, locale });

@@ -1,28 +1,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  deviceCommandBodySchema,
-  deviceCommandResultSchema,
-  deviceDetailSchema,
-  deviceExportQuerySchema,
-  deviceHistoryQuerySchema,
-  deviceHistorySchema,
-  deviceListQuerySchema,
-  devicePageSchema,
-  envelopeSchema,
-  snParamsSchema,
-  type DeviceSummary,
-} from '@mowerline/contract';
+import { devicesApi, type DeviceSummary } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { CommandError } from '../gateway/commands.ts';
-import { AppError, localeOf, ok } from '../http/envelope.ts';
+import { serve } from '../http/endpoints.ts';
+import { AppError, localeOf } from '../http/envelope.ts';
 import { csvCell, csvLine } from './csv.ts';
 import { deviceDetail, deviceHistory } from './device-detail.service.ts';
 import { allDevices, listDevices } from './device-list.service.ts';
-
-const tags = ['devices'];
-const security = [{ bearer: [] }];
 
 const exportHeader = ['sn', 'model', 'state', 'online', 'battery', 'firmware', 'lastSeenAt', 'region', 'owner', 'lat', 'lng', 'activity', 'errorCode', 'rssi', 'enabled', 'createdAt'];
 
@@ -61,27 +46,17 @@ function commandFailure(err: unknown): AppError {
   }
 }
 
-/** The device list (`/device/list`), its CSV export, a device's detail, history and commands. */
+/** The device list (`/device/list`), its CSV export, a device's detail, history and commands; this node's gateway counters. */
 export async function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const read = ctx.guard('devices');
+  serve(app, ctx, devicesApi, {
+    list: ({ query }) => listDevices(ctx.db, query),
 
-  r.get(
-    '/api/admin/device',
-    { preHandler: read, schema: { tags, security, summary: 'Devices, filtered and sorted; page by `page` or by the previous `nextCursor`', querystring: deviceListQuerySchema, response: { 200: envelopeSchema(devicePageSchema) } } },
-    async (request) => ok(request, await listDevices(ctx.db, request.query)),
-  );
-
-  r.get(
-    '/api/admin/device/export',
-    { preHandler: read, schema: { tags, security, summary: 'The filtered device list as CSV, streamed', produces: ['text/csv'], querystring: deviceExportQuerySchema } },
-    async (request, reply) => {
-      const filter = request.query;
-      await ctx.audit(request, { action: 'device.export', result: 'success', targetType: 'device', detail: { filter } });
+    export: async ({ query, reply, audit }) => {
+      audit({ targetType: 'device', detail: { filter: query } });
       async function* lines() {
         // A byte-order mark so spreadsheet programs read the UTF-8 text correctly.
         yield `\ufeff${csvLine(exportHeader)}`;
-        for await (const batch of allDevices(ctx.db, filter)) yield batch.map(exportLine).join('');
+        for await (const batch of allDevices(ctx.db, query)) yield batch.map(exportLine).join('');
       }
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
       return reply
@@ -90,40 +65,30 @@ export async function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
         .header('cache-control', 'no-store')
         .send(Readable.from(lines()));
     },
-  );
 
-  r.get(
-    '/api/admin/device/:sn',
-    { preHandler: read, schema: { tags, security, params: snParamsSchema, response: { 200: envelopeSchema(deviceDetailSchema) } } },
-    async (request) => ok(request, await deviceDetail(ctx.db, request.params.sn, localeOf(request))),
-  );
-
-  r.get(
-    '/api/admin/device/:sn/history',
-    { preHandler: read, schema: { tags, security, params: snParamsSchema, querystring: deviceHistoryQuerySchema, response: { 200: envelopeSchema(deviceHistorySchema) } } },
-    async (request) => ok(request, await deviceHistory(ctx.db, request.params.sn, request.query)),
-  );
-
-  r.post(
-    '/api/admin/device/:sn/command',
-    {
-      preHandler: ctx.guard('deviceCommand'),
-      schema: { tags, security, summary: 'Send ping or reboot and wait for the answer', params: snParamsSchema, body: deviceCommandBodySchema, response: { 200: envelopeSchema(deviceCommandResultSchema) } },
+    gatewayStats: async () => {
+      const endpoints = ctx.gateway.endpoints();
+      return {
+        nodeId: ctx.gateway.nodeId,
+        mode: ctx.gateway.mode,
+        ports: { tcp: endpoints.tcpPort, tls: endpoints.tlsPort, websocketPath: endpoints.websocketPath },
+        ...ctx.gateway.stats(),
+      };
     },
-    async (request) => {
-      const { sn } = request.params;
-      const { name, args, timeoutMs } = request.body;
-      const audit = (result: 'success' | 'failure', detail: Record<string, unknown>) =>
-        ctx.audit(request, { action: 'device.command', result, targetType: 'device', targetId: sn, targetName: sn, detail: { name, ...detail } });
+
+    detail: ({ params, request }) => deviceDetail(ctx.db, params.sn, localeOf(request)),
+
+    history: ({ params, query }) => deviceHistory(ctx.db, params.sn, query),
+
+    command: async ({ params, body, audit }) => {
+      const { sn } = params;
+      const { name, args, timeoutMs } = body;
+      audit({ targetType: 'device', targetId: sn, targetName: sn, detail: { name } });
       try {
-        const result = await ctx.gateway.sendCommand(sn, name, args, timeoutMs);
-        await audit('success', {});
-        return ok(request, { ok: true, result });
+        return { ok: true, result: await ctx.gateway.sendCommand(sn, name, args, timeoutMs) };
       } catch (err) {
-        const failure = commandFailure(err);
-        await audit('failure', { error: failure.key });
-        throw failure;
+        throw commandFailure(err);
       }
     },
-  );
+  });
 }

@@ -79,8 +79,10 @@ export const deviceState = pgTable(
     /** Connection id of the last `online` status (docs/device-protocol.md, presence). */
     connId: text('conn_id').notNull().default(''),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().default(sql`'1970-01-01T00:00:00Z'`),
-    /** Device time of the latest telemetry applied. */
+    /** Time of the latest telemetry applied: the device's, or the receive time when its clock ran ahead (batch-writer.ts). */
     telemetryAt: timestamp('telemetry_at', { withTimezone: true }),
+    /** Server receive time of the latest telemetry applied: the state follows receive order, never device time. */
+    telemetryReceivedAt: timestamp('telemetry_received_at', { withTimezone: true }),
     state: text('state').notNull().default('idle'),
     activity: text('activity').notNull().default('unknown'),
     errorCode: text('error_code'),
@@ -121,6 +123,8 @@ export const telemetryHistory = pgTable(
     bladeRpm: integer('blade_rpm').notNull(),
     rssi: smallint('rssi').notNull(),
     firmware: text('firmware').notNull(),
+    /** The device's `ts` when it was further ahead of the receive time than DEVICE_CLOCK_SKEW_SECONDS (`at` is then the receive time); else null. */
+    deviceTs: timestamp('device_ts', { withTimezone: true }),
   },
   (t) => [
     // Unique: a QoS 1 redelivery of the same message is written once.

@@ -150,7 +150,7 @@ export interface LoginOutcome {
 
 export async function login(app: FastifyInstance, ctx: AppContext, request: FastifyRequest, email: string, password: string): Promise<LoginOutcome> {
   const key = attemptKey(email);
-  const minutes = await lockedMinutes(ctx, key);
+  const minutes = await lockedMinutes(ctx, key, request.ip, false);
   if (minutes > 0) {
     await recordAttempt(ctx, key, request.ip, 'locked');
     throw new AppError('ACCOUNT_LOCKED', { minutes });

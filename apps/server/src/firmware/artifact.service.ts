@@ -4,12 +4,14 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import {
   artifactExtensions,
   artifactUploadFieldsSchema,
+  isStorableText,
   otaManifest,
   type Artifact,
   type ArtifactKind,
   type ArtifactListQuery,
   type ArtifactUpdateBody,
   type Page,
+  unstorableTextPath,
 } from '@mowerline/contract';
 import type { MultipartFile } from '@fastify/multipart';
 import type { Db } from '../db/client.ts';
@@ -73,6 +75,12 @@ export async function uploadArtifact(deps: UploadDeps, kind: ArtifactKind, part:
   const raw: Record<string, string> = {};
   for (const [name, value] of Object.entries(part.fields)) {
     if (value && !Array.isArray(value) && value.type === 'field') raw[name] = String(value.value);
+  }
+  // The multipart fields bypass the route validator: the same rule for unstorable text applies here.
+  const unstorable = unstorableTextPath(raw) ?? (isStorableText(part.filename) ? undefined : 'file');
+  if (unstorable !== undefined) {
+    part.file.resume();
+    throw new AppError('UNSTORABLE_TEXT', { field: `body.${unstorable}` });
   }
   const parsed = artifactUploadFieldsSchema.safeParse(raw);
   if (!parsed.success) {

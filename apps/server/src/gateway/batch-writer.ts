@@ -29,7 +29,8 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
  * UPSERT of the latest state, presence changes and events. Messages of unknown or disabled SNs are
  * dropped (the broker should already have refused them).
  */
-export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (events: NewEvent[]) => void): WriteBatch {
+export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (events: NewEvent[]) => void, opts: { clockSkewMs: number }): WriteBatch {
+  const deviceTime = boundDeviceTime(opts.clockSkewMs);
   return async (batch) => {
     const known = await enabledSns(db, [...batch.telemetry, ...batch.statuses, ...batch.events].map((m) => m.sn));
     const keep = <T>(items: Received<T>[]) => items.filter((m) => known.has(m.sn));
@@ -43,10 +44,12 @@ export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (even
     // revives a device whose last presence change is older than the telemetry.
     const created = await db.transaction(async (tx) => {
       await writeStatuses(tx, statuses);
-      await writeTelemetry(tx, telemetry);
+      await writeTelemetry(tx, telemetry, deviceTime);
       return writeEvents(tx, events);
     });
     counters.inc('written.telemetry', telemetry.length);
+    const ahead = telemetry.filter((m) => deviceTime(m).deviceTs !== null).length;
+    if (ahead > 0) counters.inc('clock.ahead', ahead);
     counters.inc('written.status', statuses.length);
     counters.inc('written.events', events.length);
     if (created.length > 0) onNewEvents(created);
@@ -58,15 +61,33 @@ async function enabledSns(db: Db, sns: string[]): Promise<Set<string>> {
   return new Set((result as unknown as { rows: Array<{ sn: string }> }).rows.map((r) => r.sn));
 }
 
+type DeviceTime = (m: Received<Telemetry>) => { at: Date; deviceTs: Date | null };
+
+/**
+ * Device clocks are wrong in the field. A `ts` more than the accepted skew ahead of the server's
+ * receive time is not believed: the row is placed at the receive time (`at`) and the device's
+ * claim is kept as data (`device_ts`, else null). Older times are kept: a mower that was offline
+ * sends what it buffered. The latest state follows receive order in any case, so no device time
+ * can freeze it (docs/device-protocol.md, "Device time").
+ */
+export function boundDeviceTime(clockSkewMs: number): DeviceTime {
+  return (m) => {
+    const received = m.receivedAt.getTime();
+    return m.body.ts > received + clockSkewMs ? { at: m.receivedAt, deviceTs: new Date(m.body.ts) } : { at: new Date(m.body.ts), deviceTs: null };
+  };
+}
+
 /**
  * Column arrays for `unnest`: one parameter per column whatever the batch size. Profiling the ingest
  * (bench/ingest.ts) showed drizzle building multi-row VALUES lists (one parameter per cell) as most
  * of the server's CPU; arrays keep the statement text and the parameter count constant.
  */
-function telemetryColumns(items: Received<Telemetry>[]) {
+function telemetryColumns(items: Received<Telemetry>[], deviceTime: DeviceTime) {
+  const times = items.map(deviceTime);
   return {
     sn: sql.param(items.map((m) => m.sn)),
-    at: sql.param(items.map((m) => new Date(m.body.ts).toISOString())),
+    at: sql.param(times.map((t) => t.at.toISOString())),
+    deviceTs: sql.param(times.map((t) => t.deviceTs?.toISOString() ?? null)),
     receivedAt: sql.param(items.map((m) => m.receivedAt.toISOString())),
     state: sql.param(items.map((m) => m.body.state)),
     activity: sql.param(items.map((m) => m.body.activity)),
@@ -81,44 +102,42 @@ function telemetryColumns(items: Received<Telemetry>[]) {
   };
 }
 
-function unnestTelemetry(items: Received<Telemetry>[]) {
-  const c = telemetryColumns(items);
+function unnestTelemetry(items: Received<Telemetry>[], deviceTime: DeviceTime) {
+  const c = telemetryColumns(items, deviceTime);
   return sql`unnest(${c.sn}::text[], ${c.at}::timestamptz[], ${c.receivedAt}::timestamptz[], ${c.state}::text[], ${c.activity}::text[],
     ${c.errorCode}::text[], ${c.battery}::smallint[], ${c.lat}::float8[], ${c.lng}::float8[], ${c.heading}::real[], ${c.bladeRpm}::int[],
-    ${c.rssi}::smallint[], ${c.firmware}::text[]) as u(sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)`;
+    ${c.rssi}::smallint[], ${c.firmware}::text[], ${c.deviceTs}::timestamptz[])
+    as u(sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts)`;
 }
 
-async function writeTelemetry(tx: Tx, items: Received<Telemetry>[]) {
+async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], deviceTime: DeviceTime) {
   if (items.length === 0) return;
   for (const part of chunks(items)) {
-    await tx.execute(sql`insert into telemetry_history (sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
-      select * from ${unnestTelemetry(part)}
+    await tx.execute(sql`insert into telemetry_history (sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts)
+      select * from ${unnestTelemetry(part, deviceTime)}
       on conflict do nothing`);
   }
 
-  // One row per device: its newest message in this batch.
+  // One row per device: the last message it sent (items are in receive order).
   const latest = new Map<string, Received<Telemetry>>();
-  for (const item of items) {
-    const seen = latest.get(item.sn);
-    if (!seen || item.body.ts >= seen.body.ts) latest.set(item.sn, item);
-  }
+  for (const item of items) latest.set(item.sn, item);
   // Telemetry received after the last presence change is proof of life (docs/device-protocol.md).
   const live = sql.raw(`(device_state.online_changed_at is null or device_state.online_changed_at < excluded.last_seen_at)`);
   for (const part of chunks([...latest.values()])) {
-    await tx.execute(sql`insert into device_state (sn, online, online_changed_at, last_seen_at, telemetry_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
-      select u.sn, true, u.received_at, u.received_at, u.at, u.state, u.activity, u.error_code, u.battery, u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware
-      from ${unnestTelemetry(part)}
+    await tx.execute(sql`insert into device_state (sn, online, online_changed_at, last_seen_at, telemetry_at, telemetry_received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
+      select u.sn, true, u.received_at, u.received_at, u.at, u.received_at, u.state, u.activity, u.error_code, u.battery, u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware
+      from ${unnestTelemetry(part, deviceTime)}
       on conflict (sn) do update set
         online = case when ${live} then true else device_state.online end,
         online_changed_at = case when not device_state.online and ${live} then excluded.last_seen_at else device_state.online_changed_at end,
         -- Revived without its online status: the connection is unknown, so its will must apply.
         conn_id = case when not device_state.online and ${live} then '' else device_state.conn_id end,
         last_seen_at = greatest(device_state.last_seen_at, excluded.last_seen_at),
-        telemetry_at = excluded.telemetry_at, state = excluded.state, activity = excluded.activity, error_code = excluded.error_code,
+        telemetry_at = excluded.telemetry_at, telemetry_received_at = excluded.telemetry_received_at, state = excluded.state, activity = excluded.activity, error_code = excluded.error_code,
         battery = excluded.battery, lat = excluded.lat, lng = excluded.lng, heading = excluded.heading, blade_rpm = excluded.blade_rpm,
         rssi = excluded.rssi, firmware = excluded.firmware
-      -- An older message (out of order, or redelivered) never overwrites newer state.
-      where device_state.telemetry_at is null or device_state.telemetry_at <= excluded.telemetry_at`);
+      -- Receive order, not device time: a device clock that jumped ahead must not freeze the state.
+      where device_state.telemetry_received_at is null or device_state.telemetry_received_at <= excluded.telemetry_received_at`);
   }
 }
 

@@ -35,6 +35,9 @@ export function sameString(a: string, b: string): boolean {
   return timingSafeEqual(x, y) && a.length === b.length;
 }
 
+/** Verified against when an SN is unknown (see check). */
+const DUMMY = hashSecret(generateSecret());
+
 export type DeviceAuthResult = 'ok' | 'unknown' | 'secret' | 'disabled' | 'clientId';
 
 interface CredentialRow {
@@ -69,7 +72,11 @@ export class DeviceCredentials {
     if (!SN_PATTERN.test(username) || password.length === 0 || password.length > 256) return 'unknown';
     if (clientId !== username) return 'clientId';
     const row = await this.lookup(username);
-    if (!row) return 'unknown';
+    if (!row) {
+      // The same work as a wrong secret, so the time taken does not tell a registered SN apart.
+      secretMatches(password, DUMMY.secretHash, DUMMY.secretSalt);
+      return 'unknown';
+    }
     if (!secretMatches(password, row.hash, row.salt)) return 'secret';
     return row.enabled ? 'ok' : 'disabled';
   }

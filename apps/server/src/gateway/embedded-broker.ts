@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { deviceMayPublish, deviceMaySubscribe } from '@mowerline/contract';
+import { deviceMayPublish, deviceMayRetain, deviceMaySubscribe, MAX_DEVICE_PAYLOAD_BYTES, maxDevicePayloadBytes, parseDeviceTopic } from '@mowerline/contract';
 import type { Config } from '../config.ts';
 import type { Counters } from './counters.ts';
 import type { DeviceCredentials } from './device-credentials.ts';
@@ -18,6 +18,8 @@ export interface EmbeddedBroker {
   tcpPort(): number | null;
   tlsPort(): number | null;
   connectedDevices(): number;
+  /** Retained messages the broker holds, and their payload bytes (bounded: only `status`, at most 1 KiB each). */
+  retained(): { messages: number; bytes: number };
   /** The server's own subscriptions and publishing, inside the broker. */
   bus(opts: { onIngest: MessageHandler; onCommandResponse: MessageHandler }): Promise<LocalBus>;
   /** Hands an upgraded WebSocket (as a stream) to the broker. */
@@ -29,6 +31,37 @@ export interface EmbeddedBroker {
 
 function refusal(code: 4 | 5, message: string): AuthenticateError {
   return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
+}
+
+/**
+ * Largest MQTT packet a device may send: the largest payload of any topic plus room for the topic
+ * and the headers. Checked as soon as the packet's length is read, before its body is buffered.
+ */
+export const MAX_DEVICE_PACKET_BYTES = MAX_DEVICE_PAYLOAD_BYTES + 4096;
+
+interface PacketParser {
+  packet: { length: number };
+  _parseLength(): boolean;
+  _emitError(err: Error): boolean;
+}
+
+/**
+ * aedes buffers a whole packet (up to MQTT's 256 MiB) before any hook sees it, so a device could
+ * make the server hold hundreds of MiB per connection. The packet length is in the fixed header:
+ * this refuses an oversized packet there, which closes the connection. mqtt-packet's parser has no
+ * option for it, hence the wrapped state function (covered by test/devices/mqtt-abuse.test.ts).
+ */
+function capPacketSize(client: Client, counters: Counters) {
+  const parser = (client as unknown as { _parser: PacketParser })._parser;
+  const parseLength = parser._parseLength;
+  parser._parseLength = function (this: PacketParser) {
+    const done = parseLength.call(this);
+    if (done && this.packet.length > MAX_DEVICE_PACKET_BYTES) {
+      counters.inc('publish.tooLarge');
+      return this._emitError(new Error(`packet of ${this.packet.length} bytes exceeds ${MAX_DEVICE_PACKET_BYTES}`));
+    }
+    return done;
+  };
 }
 
 function listen(server: Server, port: number, host: string, what: string): Promise<number> {
@@ -56,8 +89,9 @@ export async function startEmbeddedBroker(opts: {
 }): Promise<EmbeddedBroker> {
   const { config, credentials, counters } = opts;
 
+  const persistence = new IndexedRetainedPersistence();
   const broker = await Aedes.createBroker({
-    persistence: new IndexedRetainedPersistence(),
+    persistence,
     authenticate(client, username, password, done) {
       const secret = password?.toString('utf8') ?? '';
       credentials.check(username ?? '', secret, client.id).then(
@@ -77,9 +111,22 @@ export async function startEmbeddedBroker(opts: {
     },
     authorizePublish(client, packet, callback) {
       if (!client) return callback(null);
-      if (deviceMayPublish(client.id, packet.topic)) return callback(null);
-      counters.inc('publish.denied');
-      callback(new Error('topic not allowed'));
+      if (!deviceMayPublish(client.id, packet.topic)) {
+        counters.inc('publish.denied');
+        return callback(new Error('topic not allowed'));
+      }
+      // Refused before the PUBACK (MQTT 3.1.1 has no negative PUBACK: the connection closes).
+      const limit = maxDevicePayloadBytes(parseDeviceTopic(packet.topic)!.suffix);
+      if (packet.payload.length > limit) {
+        counters.inc('publish.tooLarge');
+        return callback(new Error(`payload of ${packet.payload.length} bytes exceeds ${limit} on this topic`));
+      }
+      // Only presence is retained; the message itself is still delivered.
+      if (packet.retain && !deviceMayRetain(packet.topic)) {
+        counters.inc('publish.retainRefused');
+        packet.retain = false;
+      }
+      callback(null);
     },
     authorizeSubscribe(client, subscription, callback) {
       if (deviceMaySubscribe(client.id, subscription.topic)) return callback(null, subscription);
@@ -106,7 +153,7 @@ export async function startEmbeddedBroker(opts: {
     () => {},
   );
 
-  const handle = (stream: Duplex, request?: IncomingMessage) => broker.handle(stream, request);
+  const handle = (stream: Duplex, request?: IncomingMessage) => capPacketSize(broker.handle(stream, request), counters);
   const tcp = createServer((socket) => handle(socket));
   let tcpServer = tcp;
   const tcpPort = await listen(tcp, config.mqttPort, config.mqttHost, 'MQTT').catch((err: NodeJS.ErrnoException) => {
@@ -136,6 +183,7 @@ export async function startEmbeddedBroker(opts: {
     tcpPort: () => tcpPort,
     tlsPort: () => tlsPort,
     connectedDevices: () => devicesById.size,
+    retained: () => persistence.size(),
     bus: (handlers) => LocalBus.create(broker, { ...handlers, log: opts.log }),
     handle(stream, request) {
       if (accepting) handle(stream, request);

@@ -76,7 +76,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
     });
   };
 
-  const ingest = new Ingest(createBatchWriter(db, counters, notifyCritical), counters, {
+  const ingest = new Ingest(createBatchWriter(db, counters, notifyCritical, { clockSkewMs: config.deviceClockSkewMs }), counters, {
     flushMs: config.telemetryFlushMs,
     batchMax: config.telemetryBatchMax,
     writers: database.kind === 'postgres' ? config.telemetryWriters : 1,
@@ -162,7 +162,8 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
     stats: () => ({
       brokerConnected: bus?.connected() ?? false,
       clients: broker ? broker.connectedDevices() : null,
-      counters: counters.snapshot(),
+      // With the monotonic counters, two gauges of the embedded broker's memory: what it retains.
+      counters: { ...counters.snapshot(), ...(broker ? retainedGauges(broker.retained()) : {}) },
       pending: ingest.size(),
     }),
     checkDevice: (username, password, clientId) => credentials.check(username, password, clientId),
@@ -171,6 +172,10 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
       else stream.destroy();
     },
   };
+}
+
+function retainedGauges(r: { messages: number; bytes: number }): Record<string, number> {
+  return { 'broker.retained.messages': r.messages, 'broker.retained.bytes': r.bytes };
 }
 
 /** The broker must be reachable at start: a clear message beats a server that silently ingests nothing. */

@@ -94,7 +94,7 @@ export class Ingest {
     await Promise.all(this.lanes.map((lane) => lane.flush()));
   }
 
-  /** Writes until every buffer is empty; terminates because a failing batch is dropped after maxAttempts. */
+  /** Writes until every buffer is empty; terminates because a failing batch is dropped after maxAttempts (rows the database refuses are dropped at once). */
   async drain(): Promise<void> {
     await Promise.all(this.lanes.map((lane) => lane.drain()));
   }
@@ -120,8 +120,10 @@ export class Ingest {
 
 /**
  * One writer: buffers messages and flushes every `flushMs` or when `batchMax` messages wait.
- * A failed write keeps the rows and retries; after `maxAttempts` the batch is dropped and counted
- * so one poisonous batch cannot stall the fleet.
+ * A batch the database refuses because of some of its rows is split until only those rows are
+ * left, and they are dropped and counted (writeSplitting). Any other failed write keeps the rows
+ * and retries; after `maxAttempts` the batch is dropped and counted, so a database that refuses
+ * everything cannot grow the buffer for ever.
  */
 class Lane {
   private pending: Batch = { telemetry: [], statuses: [], events: [] };
@@ -164,25 +166,27 @@ class Lane {
     // (presence first, as designed).
     const batch: Batch = { telemetry: this.pending.telemetry.splice(0, this.opts.batchMax * BATCH_CAP_FACTOR), statuses: this.pending.statuses, events: this.pending.events };
     this.pending = { telemetry: this.pending.telemetry, statuses: [], events: [] };
-    this.flushing = this.write(batch)
-      .then(() => {
-        this.failures = 0;
-        this.counters.inc('flushes');
-      })
-      .catch((err: unknown) => {
+    this.flushing = writeSplitting(this.write, batch, this.counters, this.opts.log)
+      .then((left) => {
+        if (!left) {
+          this.failures = 0;
+          this.counters.inc('flushes');
+          return;
+        }
+        const { rest, err } = left;
         this.counters.inc('flush.failures');
         this.failures++;
         if (this.failures >= this.opts.maxAttempts) {
-          this.opts.log.warn({ err, rows: count(batch) }, 'dropping a batch the database refused repeatedly');
-          this.counters.inc('dropped.writeFailed', count(batch));
+          this.opts.log.warn({ err, rows: count(rest) }, 'dropping a batch the database refused repeatedly');
+          this.counters.inc('dropped.writeFailed', count(rest));
           this.failures = 0;
         } else {
           this.opts.log.warn({ err, attempt: this.failures }, 'telemetry batch write failed; will retry');
           // Older rows first, so per-device order is kept.
           this.pending = {
-            telemetry: [...batch.telemetry, ...this.pending.telemetry],
-            statuses: [...batch.statuses, ...this.pending.statuses],
-            events: [...batch.events, ...this.pending.events],
+            telemetry: [...rest.telemetry, ...this.pending.telemetry],
+            statuses: [...rest.statuses, ...this.pending.statuses],
+            events: [...rest.events, ...this.pending.events],
           };
           this.trim();
         }
@@ -220,6 +224,76 @@ class Lane {
   }
 }
 
-function count(batch: Batch): number {
+/**
+ * SQLSTATE classes that blame the rows, not the database: data exceptions (22: text PostgreSQL
+ * cannot store, numbers out of range), integrity violations (23: an SN deleted while its messages
+ * were in flight) and program limits (54: an index row too large). Anything else (a lost
+ * connection, a shutdown, a serialization failure) is retried as it is.
+ */
+const ROW_ERROR_CLASSES = new Set(['22', '23', '54']);
+
+/** Is this database error caused by the rows written (drizzle wraps the driver's error in `cause`)? */
+export function isRowError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return ROW_ERROR_CLASSES.has(code.slice(0, 2));
+  }
+  return false;
+}
+
+/** The first and second half of a batch, in receive order per kind (presence, telemetry, events). */
+export function splitBatch(batch: Batch): [Batch, Batch] {
+  let take = Math.ceil(count(batch) / 2);
+  const cut = <T>(items: T[]): [T[], T[]] => {
+    const n = Math.min(take, items.length);
+    take -= n;
+    return [items.slice(0, n), items.slice(n)];
+  };
+  const [s1, s2] = cut(batch.statuses);
+  const [t1, t2] = cut(batch.telemetry);
+  const [e1, e2] = cut(batch.events);
+  return [
+    { statuses: s1, telemetry: t1, events: e1 },
+    { statuses: s2, telemetry: t2, events: e2 },
+  ];
+}
+
+/**
+ * Writes a batch; when the database refuses it because of its rows, writes each half in turn
+ * (bisecting down to single messages), so only the rows that cannot be written are dropped and
+ * counted (`dropped.rejected.<kind>`), and one device's bad message never costs another device its
+ * data. A failure that is not the rows' fault stops the split: what is not written yet comes back
+ * as `rest`, in order, for the caller to retry.
+ */
+export async function writeSplitting(
+  write: WriteBatch,
+  batch: Batch,
+  counters: Counters,
+  log: { warn(o: object, m: string): void },
+): Promise<{ rest: Batch; err: unknown } | undefined> {
+  try {
+    await write(batch);
+    return undefined;
+  } catch (err) {
+    if (!isRowError(err)) return { rest: batch, err };
+    if (count(batch) === 1) {
+      const [kind, item] = batch.statuses.length ? ['status', batch.statuses[0]!] : batch.telemetry.length ? ['telemetry', batch.telemetry[0]!] : ['events', batch.events[0]!];
+      counters.inc(`dropped.rejected.${kind}`);
+      log.warn({ err, sn: item.sn, kind }, 'dropped a device message the database refused');
+      return undefined;
+    }
+    counters.inc('flush.split');
+    const [first, second] = splitBatch(batch);
+    const left = await writeSplitting(write, first, counters, log);
+    if (left) return { rest: concat(left.rest, second), err: left.err };
+    return writeSplitting(write, second, counters, log);
+  }
+}
+
+function concat(a: Batch, b: Batch): Batch {
+  return { statuses: [...a.statuses, ...b.statuses], telemetry: [...a.telemetry, ...b.telemetry], events: [...a.events, ...b.events] };
+}
+
+export function count(batch: Batch): number {
   return batch.telemetry.length + batch.statuses.length + batch.events.length;
 }

@@ -25,11 +25,18 @@ const isWildcard = (level: string) => level === '+' || level === '#';
 export class IndexedRetainedPersistence extends MemoryPersistence {
   private readonly retained = new Map<string, RetainedPacket>();
   private readonly byDevice = new Map<string, Set<string>>();
+  private bytes = 0;
+
+  /** Retained messages held and their payload bytes. */
+  size(): { messages: number; bytes: number } {
+    return { messages: this.retained.size, bytes: this.bytes };
+  }
 
   override async storeRetained(pkt: AedesPacket): Promise<void> {
     // Only PUBLISH packets are ever retained.
     const packet = { ...pkt } as RetainedPacket;
     const group = packet.topic.split('/', GROUP_LEVELS).join('/');
+    this.bytes -= this.retained.get(packet.topic)?.payload.length ?? 0;
     if (packet.payload.length === 0) {
       this.retained.delete(packet.topic);
       const topics = this.byDevice.get(group);
@@ -38,6 +45,7 @@ export class IndexedRetainedPersistence extends MemoryPersistence {
       return;
     }
     this.retained.set(packet.topic, packet);
+    this.bytes += packet.payload.length;
     const topics = this.byDevice.get(group);
     if (topics) topics.add(packet.topic);
     else this.byDevice.set(group, new Set([packet.topic]));

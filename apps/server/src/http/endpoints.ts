@@ -47,7 +47,10 @@ function accessHook(ctx: AppContext, access: Access): onRequestAsyncHookHandler 
     case 'staff':
       return ctx.guard(access.resource);
     case 'app':
+      if (!ctx.appGuard) throw new Error('app endpoints need ctx.appGuard');
       return ctx.appGuard;
+    case 'broker':
+      return ctx.brokerGuard;
     default:
       return undefined;
   }
@@ -63,9 +66,10 @@ function routeSchema(def: EndpointDef) {
     response[200] = def.raw ? def.response : envelopeSchema(def.response);
   }
   for (const [status, keys] of endpointStatuses(def)) {
-    if (status === 200) continue;
     const codes = keys.map((key) => `${errors[key].code} ${key}`).join(', ');
-    response[status] = def.raw && def.response ? def.response : errorEnvelope.describe(codes);
+    const raw = def.raw?.statuses.includes(status) && def.response;
+    // A status both raw and a catalogue error (rare) documents either body.
+    response[status] = raw ? (keys.length > 0 ? z.union([def.response!, errorEnvelope]) : def.response) : errorEnvelope.describe(codes);
   }
   const multipart = def.consumes === 'multipart/form-data';
   const schema = {
@@ -73,6 +77,7 @@ function routeSchema(def: EndpointDef) {
     summary: def.summary,
     security: def.access.kind === 'staff' || def.access.kind === 'app' ? [{ bearer: [] }] : undefined,
     params: def.params,
+    headers: def.headers,
     querystring: def.query,
     // A multipart body is read by the handler as a stream; its schema is for the document only.
     body: multipart ? undefined : def.body,
@@ -98,14 +103,17 @@ function register(app: FastifyInstance, ctx: AppContext, def: EndpointDef, handl
     method: def.method,
     url: def.path,
     schema: routeSchema(def),
-    config: { endpoint: def, ...(def.rateLimited ? ctx.accountRateLimit : {}) },
+    config: { endpoint: def },
     bodyLimit: def.bodyLimit,
     handler: async () => undefined,
   };
-  const onRequest = accessHook(ctx, def.access);
-  if (onRequest) route.onRequest = onRequest;
+  // The rate limit first (an unauthenticated flood is refused cheaply), then who is calling.
+  const onRequest = [def.rateLimit && app.rateLimit(ctx.rateLimits[def.rateLimit]), accessHook(ctx, def.access)].filter((hook) => !!hook);
+  if (onRequest.length > 0) route.onRequest = onRequest;
   if (def.websocket) {
-    app.route({ ...route, websocket: true, wsHandler: handler as SocketHandler });
+    // With `websocket: true`, @fastify/websocket takes `handler` itself as the socket handler (a
+    // `wsHandler` would be ignored) and answers a plain GET with 404.
+    app.route({ ...route, websocket: true, handler: handler as SocketHandler });
     return;
   }
   const serve = handler as (input: HandlerInput<EndpointDef>) => Promise<unknown>;

@@ -27,6 +27,15 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, key: Err
   return reply.status(errors[key].http).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Errors Fastify's router answers before any hook or error handler (a path parameter longer than
+ * `maxParamLength`, a malformed percent-encoding): a 400 envelope like any other invalid input,
+ * not Fastify's own 414/400 body. Passed as the `frameworkErrors` option.
+ */
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return sendError(request, reply, 'VALIDATION', { detail: error.message });
+}
+
 /** The one error policy: everything a handler throws leaves as an envelope with a catalogue code. */
 export function installErrorPolicy(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {

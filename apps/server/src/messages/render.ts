@@ -14,9 +14,18 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
     'zh-CN': (p) => ({ title: '密码已修改', subTitle: p.ip ?? '', content: `您的密码已于 ${p.at ?? ''} 修改，其他设备上的登录已全部退出。如非本人操作，请立即联系管理员。` }),
     'en-US': (p) => ({ title: 'Password changed', subTitle: p.ip ?? '', content: `Your password was changed at ${p.at ?? ''} and every other session was signed out. If this was not you, contact an administrator now.` }),
   },
+  // `more` counts earlier requests folded into this todo while it was unread.
   [messageKinds.accountRequest]: {
-    'zh-CN': (p) => ({ title: '账号申请待审批', subTitle: p.username ?? '', content: `${p.name ?? ''}（${p.username ?? ''}）申请了账号：${p.reason || '未填写理由'}` }),
-    'en-US': (p) => ({ title: 'Account request to approve', subTitle: p.username ?? '', content: `${p.name ?? ''} (${p.username ?? ''}) asked for an account: ${p.reason || 'no reason given'}` }),
+    'zh-CN': (p) => ({
+      title: '账号申请待审批',
+      subTitle: p.username ?? '',
+      content: `${p.name ?? ''}（${p.username ?? ''}）申请了账号：${p.reason || '未填写理由'}${p.more && p.more !== '0' ? `（另有 ${p.more} 个账号申请待审批）` : ''}`,
+    }),
+    'en-US': (p) => ({
+      title: 'Account request to approve',
+      subTitle: p.username ?? '',
+      content: `${p.name ?? ''} (${p.username ?? ''}) asked for an account: ${p.reason || 'no reason given'}${p.more && p.more !== '0' ? ` (and ${p.more} more account requests to approve)` : ''}`,
+    }),
   },
   [messageKinds.accountApproved]: {
     'zh-CN': (p) => ({ title: '账号申请已通过', subTitle: p.username ?? '', content: `${p.actor ?? ''} 通过了 ${p.username ?? ''} 的账号申请。` }),

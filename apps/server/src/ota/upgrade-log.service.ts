@@ -3,6 +3,8 @@ import { and, count, desc, eq, gte, like, lt, lte, type SQL } from 'drizzle-orm'
 import type { JobHistoryEntry, Page, UpgradeLogQuery, UpgradeRecord } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
+import { devices } from '../devices/devices.sql.ts';
+import { AppError } from '../http/envelope.ts';
 import { otaArtifacts } from '../firmware/firmware.sql.ts';
 import { otaCampaigns, otaJobs } from './ota.sql.ts';
 
@@ -71,6 +73,11 @@ export async function listUpgradeLog(db: Db, query: UpgradeLogQuery): Promise<Pa
 /** Every campaign a device was part of, newest first (the device detail's upgrade history). */
 export async function deviceUpgradeHistory(db: Db, sn: string): Promise<UpgradeRecord[]> {
   const rows = await base(db).where(eq(otaJobs.sn, sn)).orderBy(desc(otaJobs.id)).limit(100);
+  // No history: an unknown SN says so rather than looking like a device never upgraded.
+  if (rows.length === 0) {
+    const [device] = await db.select({ sn: devices.sn }).from(devices).where(eq(devices.sn, sn)).limit(1);
+    if (!device) throw new AppError('SN_NOT_FOUND', { sn });
+  }
   return rows.map(toRecord);
 }
 

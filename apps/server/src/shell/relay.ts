@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { canAccess, errorMessage, errors, shellClientMessageSchema, type ErrorKey, type ErrorParams, type ShellServerMessage, type ShellStats } from '@mowerline/contract';
+import { canAccess, errorMessage, errors, shellApi, shellClientMessageSchema, type ErrorKey, type ErrorParams, type ShellServerMessage, type ShellStats } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { CommandError } from '../gateway/commands.ts';
 import { principalOf } from '../http/auth.ts';
@@ -129,7 +129,7 @@ export class ShellRelay {
     const who = await principalOf(this.app, this.ctx.db, asHeader).catch(() => undefined);
     if (!who) return 'NOT_SIGNED_IN';
     if (request) request.principal = who;
-    return canAccess(who.role, 'shell') ? undefined : 'FORBIDDEN';
+    return canAccess(who.role, shellApi.socket.access.resource) ? undefined : 'FORBIDDEN';
   }
 
   private async open(ws: WebSocket, request: FastifyRequest, sn: string, cols: number, rows: number, token: string): Promise<LiveSession | undefined> {

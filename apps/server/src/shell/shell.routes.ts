@@ -1,28 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  envelopeSchema,
-  pageSchema,
-  SHELL_WS_PATH,
-  shellRecordingQuerySchema,
-  shellRecordingSchema,
-  shellSessionParamsSchema,
-  shellSessionQuerySchema,
-  shellSessionSchema,
-  shellStatsSchema,
-} from '@mowerline/contract';
+import { shellApi } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
-import { AppError, ok } from '../http/envelope.ts';
+import { serve } from '../http/endpoints.ts';
+import { AppError } from '../http/envelope.ts';
 import { ShellRelay } from './relay.ts';
 import { closeSession, getSessionRow, listSessions, NODE_LOST_MS, pruneRecordings, recordingPage, toShellSession } from './shell.service.ts';
 import { shellControlTopic } from './shell-topics.ts';
 
-const secured = { tags: ['shell'], security: [{ bearer: [] }] };
-
 /** Remote shell: the browser's socket, session history, playback and termination (admin only). */
 export async function shellRoutes(app: FastifyInstance, ctx: AppContext) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const relay = new ShellRelay(app, ctx);
   app.addHook('preClose', async () => relay.shutdown());
   const retention = setInterval(() => {
@@ -31,39 +17,22 @@ export async function shellRoutes(app: FastifyInstance, ctx: AppContext) {
   retention.unref();
   app.addHook('onClose', async () => clearInterval(retention));
 
-  // Authenticated by the first message (the role check happens there, on the server).
-  r.get(SHELL_WS_PATH, { websocket: true, schema: { hide: true } }, (socket, request) => relay.accept(socket, request));
+  serve(app, ctx, shellApi, {
+    // Authenticated by the first message (the role check happens there, on the server).
+    socket: (socket, request) => relay.accept(socket, request),
 
-  r.get(
-    '/api/admin/device/shell/session',
-    {
-      preHandler: ctx.guard('shell'),
-      schema: { ...secured, summary: 'Shell session history: who, device, start, end, bytes, close reason', querystring: shellSessionQuerySchema, response: { 200: envelopeSchema(pageSchema(shellSessionSchema)) } },
-    },
-    async (request) => ok(request, await listSessions(ctx.db, request.query)),
-  );
+    sessions: ({ query }) => listSessions(ctx.db, query),
 
-  r.get(
-    '/api/admin/device/shell/session/:id/recording',
-    {
-      preHandler: ctx.guard('shell'),
-      schema: { ...secured, summary: 'A page of a session recording (frames with their time since the start)', params: shellSessionParamsSchema, querystring: shellRecordingQuerySchema, response: { 200: envelopeSchema(shellRecordingSchema) } },
+    recording: async ({ params, query }) => {
+      const session = toShellSession(await getSessionRow(ctx.db, params.id));
+      const page = await recordingPage(ctx.db, params.id, query.after, query.limit);
+      return { session, ...page };
     },
-    async (request) => {
-      const session = toShellSession(await getSessionRow(ctx.db, request.params.id));
-      const page = await recordingPage(ctx.db, request.params.id, request.query.after, request.query.limit);
-      return ok(request, { session, ...page });
-    },
-  );
 
-  r.post(
-    '/api/admin/device/shell/session/:id/close',
-    {
-      preHandler: ctx.guard('shell'),
-      schema: { ...secured, summary: 'Terminates an open session, whichever node carries it', params: shellSessionParamsSchema, response: { 200: envelopeSchema(z.null()) } },
-    },
-    async (request) => {
-      const row = await getSessionRow(ctx.db, request.params.id);
+    close: async ({ params, audit }) => {
+      audit({ targetType: 'device', detail: { sessionId: params.id } });
+      const row = await getSessionRow(ctx.db, params.id);
+      audit({ targetId: row.sn, targetName: row.sn });
       if (row.status !== 'open') throw new AppError('SHELL_SESSION_CLOSED');
       if (!(await relay.terminateLocal(row.id))) {
         if (Date.now() - row.heartbeatAt.getTime() > NODE_LOST_MS) {
@@ -72,14 +41,10 @@ export async function shellRoutes(app: FastifyInstance, ctx: AppContext) {
           await ctx.gateway.publish(shellControlTopic(row.id), { reason: 'terminated' });
         }
       }
-      await ctx.audit(request, { action: 'device.shell.close', result: 'success', targetType: 'device', targetId: row.sn, targetName: row.sn, detail: { sessionId: row.id, reason: 'terminated' } });
-      return ok(request, null);
+      audit({ detail: { reason: 'terminated' } });
+      return null;
     },
-  );
 
-  r.get(
-    '/api/admin/device/shell/stats',
-    { preHandler: ctx.guard('shell'), schema: { ...secured, summary: "This node's shell relay: sessions and output bytes in flight", response: { 200: envelopeSchema(shellStatsSchema) } } },
-    async (request) => ok(request, relay.stats()),
-  );
+    stats: async () => relay.stats(),
+  });
 }

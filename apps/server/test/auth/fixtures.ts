@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { CaptchaResult, LoginResult, StaffUser } from '@mowerline/contract';
-import { captchas, loginAttempts, sessions } from '../../src/auth/auth.sql.ts';
+import { loginAttempts, sessions } from '../../src/auth/auth.sql.ts';
 import { systemLogs } from '../../src/system-log/system-log.sql.ts';
 import { startServer, type ApiResponse, type TestServer } from '../harness.ts';
 
@@ -14,7 +16,8 @@ export const PASSWORD = 'Bl4de#Runner7';
  * the per-IP captcha rule of one test does not leak into the next.
  */
 export function startAuthServer(config: Parameters<typeof startServer>[0] = {}) {
-  return startServer({ ...config, config: { trustProxy: true, ...config.config } });
+  // A light proof of work: the tests solve many captchas on a shared machine; the levels still double it.
+  return startServer({ ...config, config: { trustProxy: true, captchaWork: 40, ...config.config } });
 }
 
 export const from = (ip: string, extra: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, ...extra });
@@ -25,15 +28,14 @@ export interface LoginAs {
   ip: string;
   lang?: string;
   securityToken?: string;
-  captchaId?: string;
-  captchaCode?: string;
+  /** A solved captcha: the widget's payload. */
+  captcha?: string;
   remember?: boolean;
 }
 
 export function login(server: TestServer, o: LoginAs): Promise<ApiResponse<LoginResult & { captchaRequired?: boolean }>> {
   const body: Record<string, unknown> = { username: o.username, password: o.password };
-  if (o.captchaId) body.captchaId = o.captchaId;
-  if (o.captchaCode) body.captchaCode = o.captchaCode;
+  if (o.captcha) body.captcha = o.captcha;
   if (o.remember !== undefined) body.remember = o.remember;
   const headers = from(o.ip, o.securityToken ? { 'x-security-token': o.securityToken } : {});
   return server.api('POST', '/api/admin/user/login', { body, lang: o.lang, headers });
@@ -49,12 +51,25 @@ export async function addStaff(server: TestServer, adminToken: string, username:
   return res.body.data;
 }
 
-/** A fresh captcha and its answer, read from the database (the test plays the human reading the image). */
-export async function solvedCaptcha(server: TestServer, ip: string): Promise<{ captchaId: string; captchaCode: string }> {
-  const res = await server.api<CaptchaResult>('POST', '/api/admin/user/verification-code', { body: {}, headers: from(ip) });
+/** A fresh challenge for `username` from `ip`. */
+export async function fetchChallenge(server: TestServer, ip: string, username?: string): Promise<CaptchaResult> {
+  const res = await server.api<CaptchaResult>('POST', '/api/admin/user/verification-code', { body: username ? { username } : {}, headers: from(ip) });
   expect(res.body.code).toBe(0);
-  const [row] = await server.ctx.db.select().from(captchas).where(eq(captchas.id, res.body.data.captchaId));
-  return { captchaId: res.body.data.captchaId, captchaCode: row!.answer.toUpperCase() };
+  return res.body.data;
+}
+
+/** Does the proof of work the way the widget does (altcha-lib's solver) and encodes the widget's payload. */
+export async function solve(challenge: CaptchaResult['challenge']): Promise<{ captcha: string; counter: number }> {
+  const solution = await solveChallenge({ challenge: challenge as Challenge, deriveKey });
+  expect(solution).not.toBeNull();
+  const payload = { challenge: { parameters: challenge.parameters, signature: challenge.signature }, solution };
+  return { captcha: Buffer.from(JSON.stringify(payload)).toString('base64'), counter: solution!.counter };
+}
+
+/** A fresh captcha for `username` from `ip`, solved: `{ captcha }` to spread into a sign-in. */
+export async function solvedCaptcha(server: TestServer, ip: string, username?: string): Promise<{ captcha: string }> {
+  const { captcha } = await solve((await fetchChallenge(server, ip, username)).challenge);
+  return { captcha };
 }
 
 export async function auditRows(server: TestServer, action: string) {

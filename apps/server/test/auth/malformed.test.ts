@@ -36,7 +36,7 @@ describe('malformed requests to the account endpoints', () => {
     { name: 'login with an unknown field', path: '/api/admin/user/login', body: { ...ADMIN, isAdmin: true }, code: 40000, status: 400, detail: /isAdmin/ },
     { name: 'login with a 10 MB username', path: '/api/admin/user/login', body: { username: huge, password: ADMIN.password }, code: 40013, status: 413 },
     { name: 'login with a too long username', path: '/api/admin/user/login', body: { username: 'u'.repeat(65), password: ADMIN.password }, code: 40000, status: 400, detail: /username/ },
-    { name: 'login with a malformed captcha id', path: '/api/admin/user/login', body: { ...ADMIN, captchaId: 'abc', captchaCode: 'x' }, code: 40000, status: 400, detail: /captchaId/ },
+    { name: 'login with an oversized captcha payload', path: '/api/admin/user/login', body: { ...ADMIN, captcha: 'x'.repeat(5000) }, code: 40000, status: 400, detail: /captcha/ },
     { name: 'login with invalid JSON', path: '/api/admin/user/login', raw: '{"username": "admin", ', code: 40000, status: 400 },
     { name: 'login with an empty body', path: '/api/admin/user/login', raw: '', code: 40000, status: 400 },
     { name: 'login as a form', path: '/api/admin/user/login', raw: 'username=admin&password=x', type: 'application/x-www-form-urlencoded', code: 40015, status: 415 },

@@ -62,13 +62,14 @@ describe('register account: pending until an admin approves it', () => {
   });
 
   it('refuses a taken username (any case) and a weak password, in both languages, creating nothing', async () => {
-    const taken = await register({ ...REQUEST, username: 'ZOE' });
+    // Other mailboxes: one mailbox is registered at most 3 times a day (form-limits.test.ts).
+    const taken = await register({ ...REQUEST, username: 'ZOE', email: 'zoe2@mowerline.test' });
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ code: 41010, msg: '用户名已存在' });
-    expect((await register({ ...REQUEST, username: 'Admin' }, EN)).body).toMatchObject({ code: 41010, msg: 'The username is already taken' });
-    const weak = await register({ ...REQUEST, username: 'yves', password: 'password' }, EN);
+    expect((await register({ ...REQUEST, username: 'Admin', email: 'zoe3@mowerline.test' }, EN)).body).toMatchObject({ code: 41010, msg: 'The username is already taken' });
+    const weak = await register({ ...REQUEST, username: 'yves', email: 'yves@mowerline.test', password: 'password' }, EN);
     expect(weak.body).toMatchObject({ code: 41007, msg: expect.stringMatching(/^The password does not meet the policy/) });
-    const containsName = await register({ ...REQUEST, username: 'yves', password: 'Yves#2026abc' });
+    const containsName = await register({ ...REQUEST, username: 'yves', email: 'yves@mowerline.test', password: 'Yves#2026abc' });
     expect(containsName.body.code).toBe(41007);
     expect(await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.username, 'yves'))).toEqual([]);
     const failures = (await auditRows(server, 'auth.register')).filter((r) => r.result === 'failure');
@@ -80,7 +81,7 @@ describe('register account: pending until an admin approves it', () => {
     const approve = await server.api('PUT', '/api/admin/user', { token: admin, body: { id: row!.id, status: 'active' } });
     expect(approve.body.code).toBe(0);
     // Three refused sign-ins earlier: the console shows the captcha now, as the last refusal said.
-    const res = await login(server, { username: 'zoe', password: REQUEST.password, ip: '10.5.0.3', ...(await solvedCaptcha(server, '10.5.0.3')) });
+    const res = await login(server, { username: 'zoe', password: REQUEST.password, ip: '10.5.0.3', ...(await solvedCaptcha(server, '10.5.0.3', 'zoe')) });
     expect(res.body.code).toBe(0);
   });
 });

@@ -9,6 +9,11 @@ import { startServer, type TestServer } from '../harness.ts';
 export const EXTERNAL_MQTT = process.env.TEST_MQTT_URL;
 export const EN = 'en-US';
 
+/** The shared secret device servers of the tests give their external-broker endpoints (DEVICE_AUTH_SECRET). */
+export const TEST_DEVICE_AUTH_SECRET = 'test-broker-secret-0123456789';
+/** Headers of a call to `/api/device-auth/…` as the broker makes it. */
+export const brokerAuthHeaders = { 'x-device-auth-secret': TEST_DEVICE_AUTH_SECRET } as const;
+
 /**
  * A server whose gateway uses the embedded broker, or Mosquitto when TEST_MQTT_URL is set. Each
  * server joins its own share group, so parallel suites sharing one Mosquitto never split each
@@ -16,7 +21,7 @@ export const EN = 'en-US';
  */
 export function startDeviceServer(opts: { config?: Partial<Config>; database?: Database; keepDatabase?: boolean } = {}): Promise<TestServer> {
   const mqttConfig: Partial<Config> = EXTERNAL_MQTT ? { mqttUrl: EXTERNAL_MQTT, mqttShareGroup: `test-${randomBytes(4).toString('hex')}` } : {};
-  return startServer({ ...opts, config: { telemetryFlushMs: 50, ...mqttConfig, ...opts.config } });
+  return startServer({ ...opts, config: { telemetryFlushMs: 50, deviceAuthSecret: TEST_DEVICE_AUTH_SECRET, ...mqttConfig, ...opts.config } });
 }
 
 /** Where a device connects: the embedded broker's TCP port, or the external broker. */

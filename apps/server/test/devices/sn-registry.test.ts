@@ -4,7 +4,7 @@ import type { ProductModel, SnImportReport, SnImportResult, SnRecord } from '@mo
 import { devices } from '../../src/devices/devices.sql.ts';
 import { systemLogs } from '../../src/system-log/system-log.sql.ts';
 import type { TestServer } from '../harness.ts';
-import { createModel, EN, operatorToken, registerSn, startDeviceServer, uniqueSn } from './fixtures.ts';
+import { brokerAuthHeaders, createModel, EN, operatorToken, registerSn, startDeviceServer, uniqueSn } from './fixtures.ts';
 
 describe('product models and serial numbers', () => {
   let server: TestServer;
@@ -19,7 +19,7 @@ describe('product models and serial numbers', () => {
   });
   afterAll(() => server.close());
 
-  const auth = (username: string, password: string) => server.api('POST', '/api/device-auth/mqtt', { body: { username, password, clientid: username } });
+  const auth = (username: string, password: string) => server.api('POST', '/api/device-auth/mqtt', { body: { username, password, clientid: username }, headers: brokerAuthHeaders });
   const importCsv = (csv: string, token = admin, lang?: string) =>
     server.api<SnImportResult>('POST', '/api/admin/product/sn/import', { token, rawBody: csv, lang, headers: { 'content-type': 'text/csv' } });
   const auditOf = (action: string) => server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, action));

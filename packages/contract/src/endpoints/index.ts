@@ -1,8 +1,27 @@
 import { endpointTable } from '../endpoint.ts';
 import { productApi } from './product.ts';
+import { deviceEventsApi, deviceMapApi, devicesApi, statisticsApi } from './devices.ts';
+import { shellApi } from './shell.ts';
+import { artifactApi, otaFileApi } from './firmware.ts';
+import { otaApi } from './ota.ts';
+import { appVersionApi } from './app-version.ts';
+import { authApi } from './auth.ts';
+import { emailLogApi } from './email-log.ts';
+import { healthApi } from './health.ts';
+import { menuApi } from './menu.ts';
+import { messagesApi } from './messages.ts';
+import { staffApi } from './staff.ts';
+import { systemLogApi } from './system-log.ts';
+import { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi } from './gateway.ts';
+
+export { productApi };
+export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi };
+export { artifactApi, otaFileApi, otaApi, appVersionApi };
+export { authApi, emailLogApi, healthApi, menuApi, messagesApi, staffApi, systemLogApi };
+export { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi };
 import { appUserApi, endUserApi } from './end-users.ts';
 
-export { productApi, appUserApi, endUserApi };
+export { appUserApi, endUserApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -11,6 +30,25 @@ export { productApi, appUserApi, endUserApi };
  */
 export const api = {
   product: productApi,
+  devices: devicesApi,
+  deviceMap: deviceMapApi,
+  deviceEvents: deviceEventsApi,
+  statistics: statisticsApi,
+  shell: shellApi,
+  firmware: artifactApi.firmware,
+  voice: artifactApi.voice,
+  otaFile: otaFileApi,
+  ota: otaApi,
+  appVersion: appVersionApi,
+  auth: authApi,
+  staff: staffApi,
+  systemLog: systemLogApi,
+  emailLog: emailLogApi,
+  messages: messagesApi,
+  menu: menuApi,
+  health: healthApi,
+  deviceAuth: deviceAuthApi,
+  mqttSocket: mqttSocketApi,
   appUser: appUserApi,
   endUser: endUserApi,
 };
