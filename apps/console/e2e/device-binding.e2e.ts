@@ -133,6 +133,8 @@ describe('pairing code, QR label and the bound owner in the console', () => {
     await page.waitForURL((url) => url.hash === `#/operation/user?keyword=${encodeURIComponent(ann.email)}`);
     await drawer.waitFor({ state: 'detached' });
     await row(page, ann.email).waitFor(SETTLE);
+    // The link filters the user list to the owner: the user it is shared with is not listed.
+    await expect.poll(() => page.locator('.arco-table-tr').filter({ hasText: bo.email }).count()).toBe(0);
     expect(session.errors).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import { Button, Card, Message } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { permissions } from '@mowerline/contract';
 import { CursorPages } from '../devices/cursor-pages.ts';
+import { useUrlFilters } from '../router/use-url-filters.ts';
 import { useT } from '../locale/i18n.ts';
 import { Permission } from '../permission/Permission.tsx';
 import { downloadEndUsers, useEndUserList } from './end-users.api.ts';
@@ -12,11 +13,16 @@ import { EndUserTable } from './EndUserTable.tsx';
 import '../devices/devices.css';
 import './end-users.css';
 
+/** A link names a user by e-mail (the device detail's owner) or by keyword. */
+function filterFromUrl(params: URLSearchParams): EndUserFilterValues {
+  return { keyword: params.get('keyword') || undefined };
+}
+
 /** Operation → users: the app's users, filtered and paged on the server; CSV export; detail drawer with support actions. */
 export default function EndUserListPage() {
   const t = useT();
-  const [filters, setFilters] = useState<EndUserFilterValues>({});
   const [page, setPage] = useState(1);
+  const [filters, setFilters] = useUrlFilters(filterFromUrl, () => setPage(1));
   const [pageSize, setPageSize] = useState(20);
   const [openId, setOpenId] = useState<number>();
   const [exporting, setExporting] = useState(false);

@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Button, Card, Message, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
-import { useSearchParams } from 'react-router';
 import { permissions, type UserLog } from '@mowerline/contract';
 import { CursorPages } from '../devices/cursor-pages.ts';
+import { useUrlFilters } from '../router/use-url-filters.ts';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { Permission } from '../permission/Permission.tsx';
@@ -34,20 +34,10 @@ export default function UserLogPage() {
   const locale = useLocaleStore((s) => s.locale);
   const { dateTime } = useFormatTime();
   const pinned = useSettings((s) => s.device !== 'mobile');
-  const [params] = useSearchParams();
-  const [filters, setFilters] = useState<UserLogFilterValues>(() => filterFromUrl(params));
   const [page, setPage] = useState(1);
+  const [filters, setFilters] = useUrlFilters(filterFromUrl, () => setPage(1));
   const [pageSize, setPageSize] = useState(20);
   const [exporting, setExporting] = useState(false);
-  const search = params.toString();
-  // The page stays alive in the tab bar: a later link with other parameters filters it again.
-  const seen = useRef(search);
-  useEffect(() => {
-    if (seen.current === search) return;
-    seen.current = search;
-    setFilters(filterFromUrl(new URLSearchParams(search)));
-    setPage(1);
-  }, [search]);
   const cursors = useRef(new CursorPages()).current;
   cursors.reset(JSON.stringify({ filters, pageSize }));
   const query = useMemo(() => ({ ...filters, pageSize, ...cursors.paramsFor(page) }), [filters, pageSize, page, cursors]);
