@@ -22,6 +22,9 @@ const envSchema = z.object({
   MQTT_TLS_CERT: optionalString,
   MQTT_TLS_KEY: optionalString,
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('mowerline'),
+  MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/).optional().catch(undefined),
+  MQTT_SESSION_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
+  DEVICE_ACK_AFTER_WRITE: z.enum(['true', 'false']).default('false'),
   TELEMETRY_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   TELEMETRY_BATCH_MAX: z.coerce.number().int().min(1).max(5000).default(500),
   TELEMETRY_WRITERS: z.coerce.number().int().min(1).max(16).default(4),
@@ -91,6 +94,12 @@ export interface Config {
   mqttTlsKey?: string;
   /** Shared-subscription group the server nodes join on an external broker. */
   mqttShareGroup: string;
+  /** This node's client id on an external broker; stable across restarts when `deviceAckAfterWrite` (the broker keeps its session). */
+  mqttClientId?: string;
+  /** How long an external broker keeps the session (unacknowledged and queued messages) of a node that went away without a clean stop. */
+  mqttSessionExpirySeconds: number;
+  /** Acknowledge a device's QoS 1 message only once it is written (docs/device-protocol.md, "How the platform ingests"). */
+  deviceAckAfterWrite: boolean;
   telemetryFlushMs: number;
   telemetryBatchMax: number;
   /** Telemetry writers side by side (PostgreSQL; PGlite has one connection, so one writer). */
@@ -199,6 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mqttTlsCert: e.MQTT_TLS_CERT,
     mqttTlsKey: e.MQTT_TLS_KEY,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttClientId: e.MQTT_CLIENT_ID,
+    mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
+    deviceAckAfterWrite: e.DEVICE_ACK_AFTER_WRITE === 'true',
     telemetryFlushMs: e.TELEMETRY_FLUSH_MS,
     telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
     telemetryWriters: e.TELEMETRY_WRITERS,

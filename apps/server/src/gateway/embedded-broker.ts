@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { deviceMayPublish, deviceMayRetain, deviceMaySubscribe, MAX_DEVICE_PAYLOAD_BYTES, maxDevicePayloadBytes, parseDeviceTopic } from '@mowerline/contract';
+import { deviceMayPublish, deviceMayRetain, deviceMaySubscribe, MAX_DEVICE_PAYLOAD_BYTES, maxDevicePayloadBytes, parseDeviceTopic, topicMatches } from '@mowerline/contract';
 import type { Config } from '../config.ts';
 import type { Counters } from './counters.ts';
 import type { DeviceCredentials } from './device-credentials.ts';
-import { KICK_TOPIC, kickPayloadSchema } from './topics.ts';
+import { ingestFilters, KICK_TOPIC, kickPayloadSchema } from './topics.ts';
 import { LocalBus } from './local-bus.ts';
 import { IndexedRetainedPersistence } from './retained-index.ts';
-import type { MessageHandler } from './bus.ts';
+import type { IngestHandler, MessageHandler } from './bus.ts';
 
 export interface EmbeddedBroker {
   tcpPort(): number | null;
@@ -21,7 +21,7 @@ export interface EmbeddedBroker {
   /** Retained messages the broker holds, and their payload bytes (bounded: only `status`, at most 1 KiB each). */
   retained(): { messages: number; bytes: number };
   /** The server's own subscriptions and publishing, inside the broker. */
-  bus(opts: { onIngest: MessageHandler; onCommandResponse: MessageHandler }): Promise<LocalBus>;
+  bus(opts: { onIngest: IngestHandler; onCommandResponse: MessageHandler }): Promise<LocalBus>;
   /** Hands an upgraded WebSocket (as a stream) to the broker. */
   handle(stream: Duplex, request: IncomingMessage): void;
   /** Stops accepting connections and disconnects every device (their wills fire). */
@@ -88,6 +88,10 @@ export async function startEmbeddedBroker(opts: {
   log: { warn(o: object, m: string): void };
 }): Promise<EmbeddedBroker> {
   const { config, credentials, counters } = opts;
+  // Acknowledge-after-write: a device's QoS 1 message goes to the ingest before its PUBACK, which
+  // aedes writes once authorizePublish calls back (and only then routes the message, see below).
+  let ingestBeforeAck: IngestHandler | undefined;
+  const ingestedBeforeAck = new WeakSet<object>();
 
   const persistence = new IndexedRetainedPersistence();
   const broker = await Aedes.createBroker({
@@ -125,6 +129,13 @@ export async function startEmbeddedBroker(opts: {
       if (packet.retain && !deviceMayRetain(packet.topic)) {
         counters.inc('publish.retainRefused');
         packet.retain = false;
+      }
+      if (ingestBeforeAck && packet.qos === 1 && Buffer.isBuffer(packet.payload) && ingestFilters.some((f) => topicMatches(f, packet.topic))) {
+        // aedes handles a connection's packets one read at a time, so the device waits (its next
+        // packets with it) while this is written: the PUBACK means "stored". The routed copy
+        // (same payload buffer) then skips the ingest (LocalBus). A will comes here too.
+        ingestedBeforeAck.add(packet.payload);
+        return ingestBeforeAck(packet.topic, packet.payload, () => callback(null));
       }
       callback(null);
     },
@@ -184,7 +195,10 @@ export async function startEmbeddedBroker(opts: {
     tlsPort: () => tlsPort,
     connectedDevices: () => devicesById.size,
     retained: () => persistence.size(),
-    bus: (handlers) => LocalBus.create(broker, { ...handlers, log: opts.log }),
+    bus: (handlers) => {
+      if (config.deviceAckAfterWrite) ingestBeforeAck = handlers.onIngest;
+      return LocalBus.create(broker, { ...handlers, ingestedBeforeAck: (payload) => typeof payload !== 'string' && ingestedBeforeAck.has(payload), log: opts.log });
+    },
     handle(stream, request) {
       if (accepting) handle(stream, request);
       else stream.destroy();

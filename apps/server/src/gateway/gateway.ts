@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { eq } from 'drizzle-orm';
@@ -82,6 +83,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
     writers: database.kind === 'postgres' ? config.telemetryWriters : 1,
     maxPending: 200_000,
     maxAttempts: 5,
+    ackAfterWrite: config.deviceAckAfterWrite,
     log,
   });
 
@@ -106,7 +108,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
     mode,
     async start() {
       const handlers = {
-        onIngest: (topic: string, payload: Buffer) => ingest.accept(topic, payload),
+        onIngest: (topic: string, payload: Buffer, ack?: () => void) => ingest.accept(topic, payload, new Date(), ack),
         onCommandResponse: (topic: string, payload: Buffer) => commands.handleResponse(topic, payload),
       };
       if (config.mqttUrl) {
@@ -115,7 +117,20 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
         const password = decodeURIComponent(parsed.password) || undefined;
         parsed.username = '';
         parsed.password = '';
-        bus = await connectBus({ url: parsed.toString(), username, password, nodeId, shareGroup: config.mqttShareGroup, ...handlers, log });
+        // With acknowledge-after-write the session must be found again after a crash: a stable id.
+        const clientId = config.mqttClientId ?? (config.deviceAckAfterWrite ? stableClientId(config.mqttShareGroup) : `mowerline-server-${nodeId}`);
+        bus = await connectBus({
+          url: parsed.toString(),
+          username,
+          password,
+          nodeId,
+          clientId,
+          shareGroup: config.mqttShareGroup,
+          ackAfterWrite: config.deviceAckAfterWrite,
+          sessionExpirySeconds: config.mqttSessionExpirySeconds,
+          ...handlers,
+          log,
+        });
       } else {
         await markAllOffline(db);
         broker = await startEmbeddedBroker({ config, credentials, counters, log });
@@ -137,6 +152,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
         await bus.drain().catch(() => false);
       }
       await ingest.stop();
+      if (bus instanceof MqttBus && (counters.snapshot()['unacknowledged.abandoned'] ?? 0) > 0) bus.keepSessionForRedelivery();
       await Promise.all([...notifying]);
       commands.rejectAll();
       await bus?.end().catch(() => {});
@@ -185,6 +201,12 @@ async function connectBus(opts: Parameters<typeof MqttBus.connect>[0]): Promise<
   } catch (err) {
     throw new Error(`cannot connect to the MQTT broker at ${stripCredentials(opts.url)}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/** One node per host and share group by default; set MQTT_CLIENT_ID to run several on one host. */
+function stableClientId(shareGroup: string): string {
+  const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
+  return `mowerline-server-${host}-${shareGroup}`;
 }
 
 function stripCredentials(url: string): string {

@@ -16,6 +16,8 @@ export interface Received<T> {
   sn: string;
   receivedAt: Date;
   body: T;
+  /** With DEVICE_ACK_AFTER_WRITE: acknowledges the message to the broker or device, called once it is written (or dropped for good). */
+  ack?: () => void;
 }
 
 export interface Batch {
@@ -41,6 +43,13 @@ interface IngestOptions {
   maxAttempts: number;
   /** Independent writers; a device always goes to the same one (see Ingest). */
   writers: number;
+  /**
+   * Messages carry an `ack` that is called only once they are written (DEVICE_ACK_AFTER_WRITE).
+   * A batch the database cannot take is then retried without limit instead of being dropped (the
+   * unacknowledged messages hold the broker and the devices back, which bounds the buffer), and is
+   * given up unacknowledged only on shutdown, so the broker or the device sends it again.
+   */
+  ackAfterWrite?: boolean;
   log: { warn(o: object, m: string): void; debug(o: object, m: string): void };
 }
 
@@ -67,26 +76,29 @@ export class Ingest {
     return this.lanes.reduce((n, lane) => n + lane.size(), 0);
   }
 
-  /** One message from the broker. Never throws. */
-  accept(topic: string, payload: Buffer, receivedAt = new Date()): void {
+  /**
+   * One message from the broker. Never throws. `ack`, when given, is called once the message is
+   * written, or at once when it is dropped here (invalid: sending it again would not help).
+   */
+  accept(topic: string, payload: Buffer, receivedAt = new Date(), ack?: () => void): void {
     const where = parseDeviceTopic(topic);
     const kind = where?.suffix as keyof typeof schemas | undefined;
-    if (!where || !kind || !(kind in schemas)) return this.drop('topic', topic);
+    if (!where || !kind || !(kind in schemas)) return this.drop('topic', topic, ack);
     this.counters.inc(`received.${kind}`);
-    if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return this.drop('oversize', where.sn);
+    if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return this.drop('oversize', where.sn, ack);
     let json: unknown;
     try {
       json = JSON.parse(payload.toString('utf8'));
     } catch {
-      return this.drop('json', where.sn);
+      return this.drop('json', where.sn, ack);
     }
     const parsed = schemas[kind].safeParse(json);
     if (!parsed.success) {
       const v = (json as { v?: unknown } | null)?.v;
-      return this.drop(v !== undefined && v !== PROTOCOL_VERSION ? 'version' : 'schema', where.sn);
+      return this.drop(v !== undefined && v !== PROTOCOL_VERSION ? 'version' : 'schema', where.sn, ack);
     }
     this.counters.inc(`accepted.${kind}`);
-    this.laneOf(where.sn).push(kind, { sn: where.sn, receivedAt, body: parsed.data });
+    this.laneOf(where.sn).push(kind, { sn: where.sn, receivedAt, body: parsed.data, ack });
   }
 
   /** Writes everything buffered in every lane (one flush at a time per lane). */
@@ -112,9 +124,10 @@ export class Ingest {
     return this.lanes[(h >>> 0) % this.lanes.length]!;
   }
 
-  private drop(reason: string, sn: string) {
+  private drop(reason: string, sn: string, ack?: () => void) {
     this.counters.inc(`dropped.${reason}`);
     this.opts.log.debug({ sn, reason }, 'dropped a device message');
+    ack?.();
   }
 }
 
@@ -176,9 +189,18 @@ class Lane {
         const { rest, err } = left;
         this.counters.inc('flush.failures');
         this.failures++;
-        if (this.failures >= this.opts.maxAttempts) {
+        if (this.opts.ackAfterWrite && this.stopped && this.failures >= this.opts.maxAttempts) {
+          // Shutting down with the database away: not acknowledged, so the broker (this node's
+          // session) or the device sends it again.
+          const rows = count(rest) + this.size();
+          this.opts.log.warn({ err, rows }, 'shutting down while the database refuses writes; messages left unacknowledged');
+          this.counters.inc('unacknowledged.abandoned', rows);
+          this.pending = { telemetry: [], statuses: [], events: [] };
+          this.failures = 0;
+        } else if (!this.opts.ackAfterWrite && this.failures >= this.opts.maxAttempts) {
           this.opts.log.warn({ err, rows: count(rest) }, 'dropping a batch the database refused repeatedly');
           this.counters.inc('dropped.writeFailed', count(rest));
+          ackAll(rest);
           this.failures = 0;
         } else {
           this.opts.log.warn({ err, attempt: this.failures }, 'telemetry batch write failed; will retry');
@@ -214,11 +236,16 @@ class Lane {
     await this.drain();
   }
 
-  /** Bounded memory while the database is away: the oldest telemetry goes first. */
+  /**
+   * Bounded memory while the database is away: the oldest telemetry goes first. Not with
+   * acknowledge-after-write: there the unacknowledged messages stop the broker (its in-flight
+   * window towards this node) and the devices (each waits for its PUBACK), which bounds the buffer.
+   */
   private trim() {
+    if (this.opts.ackAfterWrite) return;
     const excess = this.size() - this.opts.maxPending;
     if (excess > 0) {
-      this.pending.telemetry.splice(0, excess);
+      ackAll({ telemetry: this.pending.telemetry.splice(0, excess), statuses: [], events: [] });
       this.counters.inc('dropped.overflow', excess);
     }
   }
@@ -273,13 +300,14 @@ export async function writeSplitting(
 ): Promise<{ rest: Batch; err: unknown } | undefined> {
   try {
     await write(batch);
-    return undefined;
   } catch (err) {
     if (!isRowError(err)) return { rest: batch, err };
     if (count(batch) === 1) {
       const [kind, item] = batch.statuses.length ? ['status', batch.statuses[0]!] : batch.telemetry.length ? ['telemetry', batch.telemetry[0]!] : ['events', batch.events[0]!];
       counters.inc(`dropped.rejected.${kind}`);
       log.warn({ err, sn: item.sn, kind }, 'dropped a device message the database refused');
+      // Sent again it would be refused again: acknowledged as dropped.
+      ackAll(batch);
       return undefined;
     }
     counters.inc('flush.split');
@@ -288,6 +316,17 @@ export async function writeSplitting(
     if (left) return { rest: concat(left.rest, second), err: left.err };
     return writeSplitting(write, second, counters, log);
   }
+  // Committed: now the broker or the device may forget these messages.
+  ackAll(batch);
+  return undefined;
+}
+
+/** Acknowledges a batch's messages in receive order (presence, telemetry and events interleaved). */
+function ackAll(batch: Batch) {
+  const items: Array<Received<unknown>> = [...batch.statuses, ...batch.telemetry, ...batch.events].filter((m) => m.ack);
+  if (items.length === 0) return;
+  items.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
+  for (const m of items) m.ack!();
 }
 
 function concat(a: Batch, b: Batch): Batch {

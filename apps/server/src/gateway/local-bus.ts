@@ -1,12 +1,14 @@
 import type { Aedes, AedesPublishPacket, PublishPacket } from 'aedes';
 import { barrierTopic, commandResponseFilter, ingestFilters } from './topics.ts';
-import type { Bus, MessageHandler } from './bus.ts';
+import type { Bus, IngestHandler, MessageHandler } from './bus.ts';
 
 type Deliver = (packet: AedesPublishPacket, done: () => void) => void;
 
 interface LocalBusOptions {
-  onIngest: MessageHandler;
+  onIngest: IngestHandler;
   onCommandResponse: MessageHandler;
+  /** Messages the broker already handed to the ingest before its PUBACK (acknowledge-after-write): not twice. */
+  ingestedBeforeAck?: (payload: Buffer | string) => boolean;
   log: { warn(o: object, m: string): void };
 }
 
@@ -24,7 +26,10 @@ export class LocalBus implements Bus {
     private readonly broker: Aedes,
     private readonly opts: LocalBusOptions,
   ) {
-    this.ingest = ingestFilters.map((filter) => ({ filter, deliver: this.deliverTo(opts.onIngest) }));
+    const ingested = opts.ingestedBeforeAck;
+    const onIngest: MessageHandler = (topic, payload) => opts.onIngest(topic, payload);
+    const deliver = this.deliverTo(onIngest);
+    this.ingest = ingestFilters.map((filter) => ({ filter, deliver: ingested ? (packet, done) => (ingested(packet.payload) ? done() : deliver(packet, done)) : deliver }));
   }
 
   static async create(broker: Aedes, opts: LocalBusOptions): Promise<LocalBus> {

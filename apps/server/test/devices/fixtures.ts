@@ -21,7 +21,9 @@ export const brokerAuthHeaders = { 'x-device-auth-secret': TEST_DEVICE_AUTH_SECR
  */
 export function startDeviceServer(opts: { config?: Partial<Config>; database?: Database; keepDatabase?: boolean } = {}): Promise<TestServer> {
   const mqttConfig: Partial<Config> = EXTERNAL_MQTT ? { mqttUrl: EXTERNAL_MQTT, mqttShareGroup: `test-${randomBytes(4).toString('hex')}` } : {};
-  return startServer({ ...opts, config: { telemetryFlushMs: 50, deviceAuthSecret: TEST_DEVICE_AUTH_SECRET, ...mqttConfig, ...opts.config } });
+  // TEST_DEVICE_ACK_AFTER_WRITE=true runs the device suites with acknowledge-after-write.
+  const ackConfig: Partial<Config> = process.env.TEST_DEVICE_ACK_AFTER_WRITE === 'true' ? { deviceAckAfterWrite: true } : {};
+  return startServer({ ...opts, config: { telemetryFlushMs: 50, deviceAuthSecret: TEST_DEVICE_AUTH_SECRET, ...mqttConfig, ...ackConfig, ...opts.config } });
 }
 
 /** Where a device connects: the embedded broker's TCP port, or the external broker. */

@@ -269,7 +269,9 @@ describe('device gateway restart', () => {
   });
   afterAll(() => server.close());
 
-  it('keeps every acknowledged QoS 1 message across a restart', async () => {
+  // On the embedded broker with acknowledge-after-write a device's PUBACK would wait the minute of
+  // the flush: nothing is acknowledged yet unwritten at the stop (kill-ingest.test.ts covers it).
+  it.skipIf(process.env.TEST_DEVICE_ACK_AFTER_WRITE === 'true' && !EXTERNAL_MQTT)('keeps every acknowledged QoS 1 message across a restart', async () => {
     const admin = await server.login();
     const sn = uniqueSn();
     const secret = await registerSn(server, admin, sn, await createModel(server, admin));
