@@ -49,7 +49,8 @@ export type ProductModelCreateBody = z.infer<typeof productModelCreateBodySchema
 /** PUT /api/admin/product/model/:id (the code is fixed: devices and CSV files name it). */
 export const productModelUpdateBodySchema = z
   .object({ name: z.string().trim().min(1).max(64).optional(), description: z.string().trim().max(500).optional() })
-  .strict();
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 export type ProductModelUpdateBody = z.infer<typeof productModelUpdateBodySchema>;
 
 // ---------------------------------------------------------------- serial numbers

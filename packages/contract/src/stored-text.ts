@@ -1,4 +1,4 @@
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+import { storableText } from './device-protocol.ts';
 
 /**
  * Text PostgreSQL cannot store: a NUL character (`text` refuses 0x00, and the whole statement or
@@ -8,7 +8,8 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
  * each string schema: a field, a record key or a schema added later cannot miss it.
  */
 export function isStorableText(text: string): boolean {
-  return !text.includes('\u0000') && !loneSurrogate.test(text);
+  // Device text is neutralised (`storableText`); request input is refused: one definition of both.
+  return storableText(text) === text;
 }
 
 /**
