@@ -49,7 +49,7 @@ describe('fleet simulator against the platform', () => {
   it('registers its SNs through the admin API and reports as real mowers', async () => {
     const page = await waitFor(async () => {
       const p = (await server.api<DevicePage>('GET', `/api/admin/device?sn=${prefix}&online=true`, { token })).body.data;
-      return p.total === 6 && p.list.every((d) => d.position && d.battery !== null) ? p : undefined;
+      return p.total === 6 && p.list.length === 6 && p.list.every((d) => d.position && d.battery !== null) ? p : undefined;
     }, 20_000, 'six mowers online with telemetry');
     expect(page.list.map((d) => d.sn)).toEqual(fleet.mowers.map((m) => m.sn));
     for (const d of page.list) {
