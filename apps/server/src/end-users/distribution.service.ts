@@ -50,23 +50,26 @@ function countryRow(country: string, count: number, total: number) {
   return { country, numeric: countryNumeric(country), name: countryName(country), count, share: share(count, total) };
 }
 
-/** Users per country: `home` from the profile, `device` from where their mowers are. */
+/**
+ * Users per country: `home` from the profile (the trigger-kept roll-up app_user_home_places: a
+ * few thousand places, not a million users), `device` from where their mowers are.
+ */
 export async function usersByCountry(db: Db, q: DistributionQuery): Promise<CountryDistribution> {
   let groups: Array<{ country: string; n: number }>;
   let total: number;
   if (q.basis === 'home') {
-    groups = rowsOf(await db.execute(sql`select country, count(*)::int as n from app_users where country <> '' group by country order by n desc, country`));
+    // The roll-up kept by triggers (app_user_home_places), not a count over every user.
+    groups = rowsOf(
+      await db.execute(sql`select country, sum(users)::int as n from app_user_home_places where country <> '' group by country having sum(users) > 0 order by n desc, country`),
+    );
     total = groups.reduce((sum, g) => sum + Number(g.n), 0);
   } else {
     await freshGeo(db);
+    // Kept by triggers on the links and the coded positions (device_user_countries; '*' = any country).
     groups = rowsOf(
-      await db.execute(sql`
-        select g.country, count(distinct l.user_id)::int as n from app_device_links l join device_geo g on g.sn = l.sn
-        where g.country <> '' group by g.country order by n desc, g.country`),
+      await db.execute(sql`select country, users as n from device_user_countries where country not in ('', '*') and users > 0 order by n desc, country`),
     );
-    const [row] = rowsOf<{ n: number }>(
-      await db.execute(sql`select count(distinct l.user_id)::int as n from app_device_links l join device_geo g on g.sn = l.sn where g.country <> ''`),
-    );
+    const [row] = rowsOf<{ n: number }>(await db.execute(sql`select users as n from device_user_countries where country = '*'`));
     total = Number(row?.n ?? 0);
   }
   const top = groups.slice(0, q.limit);
@@ -84,28 +87,25 @@ export async function usersByCity(db: Db, q: DistributionQuery): Promise<CityDis
     const inCountry = q.country ? sql`and country = ${q.country}` : sql``;
     groups = rowsOf(
       await db.execute(sql`
-        select country, city, count(*)::int as n, avg(home_lat) as lat, avg(home_lng) as lng from app_users
-        where city <> '' ${inCountry} group by country, city order by n desc, country, city limit ${q.limit}`),
+        select country, city, users as n, case when lat_n > 0 then lat_sum / lat_n end as lat, case when lng_n > 0 then lng_sum / lng_n end as lng
+        from app_user_home_places where city <> '' and users > 0 ${inCountry} order by n desc, country, city limit ${q.limit}`),
     );
-    const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from app_users where city <> '' ${inCountry}`));
+    const [row] = rowsOf<{ n: number }>(await db.execute(sql`select coalesce(sum(users), 0)::int as n from app_user_home_places where city <> '' ${inCountry}`));
     total = Number(row?.n ?? 0);
     all = total;
   } else {
     await freshGeo(db);
-    const inCountry = q.country ? sql`and g.country = ${q.country}` : sql``;
+    // Kept by triggers (device_user_places, device_user_countries): users per place, per country.
+    const inCountry = q.country ? sql`and country = ${q.country}` : sql``;
     groups = rowsOf(
       await db.execute(sql`
-        select g.country, g.city, count(distinct l.user_id)::int as n, min(g.city_lat) as lat, min(g.city_lng) as lng
-        from app_device_links l join device_geo g on g.sn = l.sn
-        where g.city <> '' ${inCountry} group by g.country, g.city order by n desc, g.country, g.city limit ${q.limit}`),
+        select country, city, users as n, lat, lng from device_user_places
+        where city <> '' and users > 0 ${inCountry} order by n desc, country, city limit ${q.limit}`),
     );
-    const [row] = rowsOf<{ users: number; pairs: number }>(
-      await db.execute(sql`
-        select count(distinct l.user_id)::int as users, count(distinct (l.user_id, g.country, g.city))::int as pairs
-        from app_device_links l join device_geo g on g.sn = l.sn where g.city <> '' ${inCountry}`),
-    );
-    total = Number(row?.users ?? 0);
-    all = Number(row?.pairs ?? 0);
+    const [users] = rowsOf<{ n: number }>(await db.execute(sql`select named_users as n from device_user_countries where country = ${q.country ?? '*'}`));
+    const [pairs] = rowsOf<{ n: number }>(await db.execute(sql`select coalesce(sum(users), 0)::int as n from device_user_places where city <> '' ${inCountry}`));
+    total = Number(users?.n ?? 0);
+    all = Number(pairs?.n ?? 0);
   }
   const listed = groups.reduce((sum, g) => sum + Number(g.n), 0);
   return {

@@ -38,6 +38,8 @@ export const appUsers = pgTable(
     index('app_users_name_prefix').using('btree', sql`lower(${t.name}) text_pattern_ops`),
     // The list is newest first (id desc); each filter has an index ending in id.
     index('app_users_status_id').on(t.status, t.id),
+    // Country + status (the list's usual pair) is one range in id order, and its capped count reads the index.
+    index('app_users_country_status_id').on(t.country, t.status, t.id),
     index('app_users_country_city_id').on(t.country, t.city, t.id),
     index('app_users_created_id').on(t.createdAt, t.id),
     index('app_users_with_device_id').on(t.id).where(sql`${t.deviceCount} > 0`),
@@ -45,6 +47,26 @@ export const appUsers = pgTable(
   ],
 );
 export type AppUserRow = typeof appUsers.$inferSelect;
+
+/**
+ * App users per home country and city, kept by statement triggers on `app_users` (migration 0006:
+ * each INSERT/UPDATE/DELETE adds its rows' difference, grouped), so the home-basis distribution
+ * reads a few thousand rows instead of counting a million users. Sums and counts of the home
+ * coordinates give each city's average position. Rows at zero users are removed.
+ */
+export const appUserHomePlaces = pgTable(
+  'app_user_home_places',
+  {
+    country: text('country').notNull(),
+    city: text('city').notNull(),
+    users: integer('users').notNull(),
+    latSum: doublePrecision('lat_sum').notNull(),
+    latN: integer('lat_n').notNull(),
+    lngSum: doublePrecision('lng_sum').notNull(),
+    lngN: integer('lng_n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.country, t.city] })],
+);
 
 /**
  * A signed-in app. The access token names the session; the refresh token is stored as its
@@ -162,3 +184,42 @@ export const userLogs = pgTable(
     index('user_logs_at').on(t.at),
   ],
 );
+
+/**
+ * The device basis of the distribution, kept by statement triggers on `app_device_links` and
+ * `device_geo` (migration 0006). Each change recomputes only the users it touches: their distinct
+ * (country, city) of mowers here, and the difference goes to the counts below. The distribution
+ * then reads a few thousand rows instead of joining every link with every coded position.
+ */
+export const appUserDevicePlaces = pgTable(
+  'app_user_device_places',
+  {
+    userId: integer('user_id').notNull(),
+    country: text('country').notNull(),
+    city: text('city').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.country, t.city] })],
+);
+
+/** Users with a mower in each place; `lat`/`lng`: the place's coordinates (gazetteer). */
+export const deviceUserPlaces = pgTable(
+  'device_user_places',
+  {
+    country: text('country').notNull(),
+    city: text('city').notNull(),
+    users: integer('users').notNull(),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+  },
+  (t) => [primaryKey({ columns: [t.country, t.city] })],
+);
+
+/**
+ * Users with a mower in each country (`named_users`: in a named city of it); the row '*' counts
+ * users with a mower in any country / any named city.
+ */
+export const deviceUserCountries = pgTable('device_user_countries', {
+  country: text('country').primaryKey(),
+  users: integer('users').notNull(),
+  namedUsers: integer('named_users').notNull(),
+});
