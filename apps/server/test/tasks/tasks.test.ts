@@ -47,7 +47,6 @@ describe('tasks: run reports, schedules and their sync, statistics', () => {
     expect(body.code, JSON.stringify(body)).toBe(0);
     return body.data;
   };
-  const idle = () => server.ctx.taskEngine!.idle();
   async function deviceWithZones(): Promise<{ sn: string; secret: string; device: TestDevice }> {
     const sn = uniqueSn('TK');
     const secret = await registerSn(server, admin, sn, modelId);
