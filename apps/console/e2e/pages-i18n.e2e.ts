@@ -14,6 +14,11 @@ const pages = [
   { hash: '/operation/user', ready: 'td [data-status=active]' },
   { hash: '/operation/user-distribution', ready: '[data-country=NZ]' },
   { hash: '/operation/user-log', ready: 'td [data-action=register]' },
+  // No mower has reported yet: the task pages show their empty states.
+  { hash: '/task/task-overview', ready: '[data-testid=task-overview-cards]' },
+  { hash: '/task/task-list', ready: '[data-testid=task-schedule-empty]' },
+  { hash: '/task/task-record', ready: '[data-testid=task-run-empty]' },
+  { hash: '/task/task-fault', ready: '[data-testid=task-fault-groups-empty]' },
 ];
 
 /**

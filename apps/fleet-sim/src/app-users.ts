@@ -183,6 +183,36 @@ export class AppUserSim {
     await this.api('POST', `/api/app/v1/devices/${sn}/share`, { email });
   }
 
+  /**
+   * Every owned mower gets a schedule if it has none: four two-hour slots a day (with the
+   * simulator's task clock at 60×, a slot passes in two real minutes).
+   */
+  async ensureSchedules(): Promise<number> {
+    let created = 0;
+    for (const sn of this.plan.owns) {
+      const existing = await this.api<unknown[]>('GET', `/api/app/v1/devices/${sn}/schedules`);
+      if (existing.length > 0) continue;
+      const slots = [1, 2, 3, 4, 5, 6, 7].flatMap((weekday) => [4, 9, 14, 19].map((h) => ({ weekday, start: `${String(h).padStart(2, '0')}:00`, end: `${String(h + 2).padStart(2, '0')}:00` })));
+      await this.api('POST', `/api/app/v1/devices/${sn}/schedules`, { name: 'Every day', slots, zones: [], cutting: { heightMm: 45, pattern: 'stripes', edgeCut: true } });
+      created++;
+    }
+    return created;
+  }
+
+  /** Now and then an owner adds a short extra run for one zone (an overlap is refused, as in the app). */
+  async addSchedule(rng: () => number): Promise<void> {
+    const sn = this.plan.owns[Math.floor(rng() * this.plan.owns.length)];
+    if (!sn) return;
+    const weekday = 1 + Math.floor(rng() * 7);
+    const hour = String(Math.floor(rng() * 23)).padStart(2, '0');
+    await this.api('POST', `/api/app/v1/devices/${sn}/schedules`, {
+      name: `Extra ${weekday}-${hour}`,
+      slots: [{ weekday, start: `${hour}:00`, end: `${hour}:45` }],
+      zones: [rng() < 0.5 ? 'front' : 'back'],
+      cutting: { heightMm: 35 + Math.floor(rng() * 30), pattern: 'auto', edgeCut: rng() < 0.5 },
+    });
+  }
+
   async checkDevices(): Promise<void> {
     await this.api('GET', '/api/app/v1/devices');
   }
@@ -258,6 +288,9 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
       }
     }
     log(`app users: ${bound} mowers bound`);
+    let scheduled = 0;
+    for (const u of users) scheduled += await u.ensureSchedules().catch((err: unknown) => (log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`), 0));
+    log(`app users: ${scheduled} schedules created`);
   })();
 
   const visitMs = (opts.visitEverySeconds ?? 600) * 1000;
@@ -265,7 +298,7 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
     if (stopped || users.length === 0) return;
     const u = users[Math.floor(rng() * users.length)]!;
     const roll = rng();
-    const work = roll < 0.3 ? u.signOut().then(() => u.signIn()) : roll < 0.8 ? u.refresh().then(() => u.checkDevices()) : u.refresh().then(() => u.editProfile(rng));
+    const work = roll < 0.3 ? u.signOut().then(() => u.signIn()) : roll < 0.7 ? u.refresh().then(() => u.checkDevices()) : roll < 0.85 ? u.refresh().then(() => u.addSchedule(rng)) : u.refresh().then(() => u.editProfile(rng));
     work.catch((err: unknown) => log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`));
     timers[0] = setTimeout(visit, (visitMs / users.length) * (0.5 + rng()));
   };

@@ -1,6 +1,7 @@
 import { SN_PATTERN } from '@mowerline/contract';
 import { ApiClient } from './api-client.ts';
 import { otaFeature, shellFeature } from './features.ts';
+import { taskFeature } from './tasks.ts';
 import { Garden } from './garden.ts';
 import { Mower, type MowerExtension } from './mower.ts';
 import { places } from './places.ts';
@@ -121,7 +122,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       telemetryIntervalMs: opts.telemetryIntervalMs,
     });
     mower.log(`garden ${p.garden.width}×${p.garden.depth} m near ${p.city}`);
-    const features = opts.extensions ?? ((m: Mower) => [shellFeature(m), ...(otaKey ? [otaFeature(m, otaKey)] : [])]);
+    const features = opts.extensions ?? ((m: Mower) => [shellFeature(m), ...(otaKey ? [otaFeature(m, otaKey)] : []), taskFeature(m, p.garden, p.rng)]);
     for (const ext of features(mower)) mower.use(ext);
     return mower;
   });

@@ -41,6 +41,7 @@ import { otaRoutes } from './ota/ota.routes.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
+import { taskRoutes } from './tasks/tasks.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     await otaRoutes(scope, ctx);
     await appVersionRoutes(scope, ctx);
     endUserRoutes(scope, ctx);
+    taskRoutes(scope, ctx);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {

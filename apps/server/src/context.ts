@@ -8,6 +8,7 @@ import type { Gateway } from './gateway/gateway.ts';
 import type { Guard } from './http/auth.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
+import type { TaskEngine } from './tasks/task-engine.ts';
 
 /** What every feature's routes are given: built once in `buildApp`. */
 export interface AppContext {
@@ -27,4 +28,6 @@ export interface AppContext {
   brokerGuard: onRequestAsyncHookHandler;
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
+  /** Tasks' device side (schedule sync, run ingest); set when the task routes register. */
+  taskEngine?: TaskEngine;
 }

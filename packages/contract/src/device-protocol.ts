@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import type { Localized } from './locale.ts';
+import {
+  cuttingPatterns,
+  encodedPolylineSchema,
+  geoPairSchema,
+  pauseReasons,
+  runResults,
+  runTriggers,
+  scheduleSlotSchema,
+  zoneIdSchema,
+} from './tasks.ts';
 
 /**
  * The device protocol (docs/device-protocol.md is its prose): MQTT topics and payloads between
@@ -29,6 +39,14 @@ export const deviceTopics = {
   status: 'status',
   cmdReq: 'cmd/req',
   cmdRes: 'cmd/res',
+  /** Device → server, QoS 1: the garden's zones (tasks). */
+  zones: 'zones',
+  /** Device → server, QoS 1: task-run reports (tasks). */
+  runs: 'runs',
+  /** Server → device, QoS 1: the schedule configuration with its revision (tasks). */
+  configSchedule: 'config/schedule',
+  /** Device → server, QoS 1: the mower applied (or refused) a configuration revision. */
+  configAck: 'config/ack',
 } as const;
 export type DeviceTopicSuffix = (typeof deviceTopics)[keyof typeof deviceTopics];
 
@@ -37,7 +55,7 @@ export type DeviceTopicSuffix = (typeof deviceTopics)[keyof typeof deviceTopics]
  * but never publish to these; every other topic under its prefix is device → server.
  * Later features add their downstream topics here.
  */
-export const serverToDeviceTopics: readonly string[] = [deviceTopics.cmdReq, 'shell/+/in'];
+export const serverToDeviceTopics: readonly string[] = [deviceTopics.cmdReq, 'shell/+/in', deviceTopics.configSchedule];
 
 export function deviceTopic(sn: string, suffix: string): string {
   return `${TOPIC_ROOT}/${sn}/${suffix}`;
@@ -249,3 +267,134 @@ export function deviceMayRetain(topic: string): boolean {
   const parsed = parseDeviceTopic(topic);
   return !!parsed && retainedDeviceTopics.includes(parsed.suffix);
 }
+
+// ---------------------------------------------------------------- tasks (issue 14)
+
+/** A run id as the mower makes it: unique per device (a ULID or random id). */
+export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+/**
+ * `…/zones`, device → server, QoS 1: every zone of the garden, the whole list each time (after
+ * connecting and whenever the map changes). Zones missing from a newer list are gone.
+ */
+export const zonesReportSchema = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  ts: epochMsSchema,
+  zones: z
+    .array(
+      z.object({
+        id: zoneIdSchema,
+        name: deviceTextSchema(64),
+        polygon: z.array(geoPairSchema).min(3).max(500),
+        areaM2: z.number().min(0).max(10_000_000),
+      }),
+    )
+    .max(32)
+    .refine((zones) => new Set(zones.map((zone) => zone.id)).size === zones.length, 'zone ids are unique'),
+});
+export type ZonesReport = z.infer<typeof zonesReportSchema>;
+
+/** One schedule as the mower receives it: slots in the mower's local time (`timeZone`). */
+export const deviceScheduleSchema = z.object({
+  id: z.number().int().min(1),
+  enabled: z.boolean(),
+  slots: z.array(scheduleSlotSchema).max(28),
+  zones: z.array(zoneIdSchema).max(32),
+  cutting: z.object({ heightMm: z.number().int().min(20).max(100), pattern: z.enum(cuttingPatterns), edgeCut: z.boolean() }),
+});
+export type DeviceSchedule = z.infer<typeof deviceScheduleSchema>;
+
+/**
+ * `…/config/schedule`, server → device, QoS 1: the mower's complete schedule configuration. `rev`
+ * grows with every change; the mower keeps the highest revision it applied, ignores an older one
+ * (but still acknowledges it), and answers on `…/config/ack`. The server sends it after each
+ * change, when the mower comes online with a revision not yet applied, and after its own restart.
+ */
+export const scheduleConfigSchema = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  rev: z.number().int().min(1).max(2_147_483_647),
+  ts: epochMsSchema,
+  /** The IANA zone the slots are in (the owner's, else UTC). */
+  timeZone: z.string().max(64),
+  schedules: z.array(deviceScheduleSchema).max(10),
+});
+export type ScheduleConfig = z.infer<typeof scheduleConfigSchema>;
+
+/** `…/config/ack`, device → server, QoS 1. `ok: false` with an error marks the revision failed. */
+export const configAckSchema = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  kind: z.literal('schedule'),
+  rev: z.number().int().min(1).max(2_147_483_647),
+  ok: z.boolean(),
+  /** The revision the mower runs now (its highest applied). */
+  applied: z.number().int().min(0).max(2_147_483_647).optional(),
+  error: z.object({ code: z.string().max(64), message: deviceTextSchema(500) }).optional(),
+});
+export type ConfigAck = z.infer<typeof configAckSchema>;
+
+/** Task commands on `cmd/req` (see builtinCommands). Start answers `{ runId }`; the others `{ ok: true }`. */
+export const taskCommands = {
+  /** args `{ zones: string[], durationMin?: number, trigger: 'app' | 'console' }` */
+  start: 'task.start',
+  pause: 'task.pause',
+  resume: 'task.resume',
+  returnHome: 'task.return_home',
+  cancel: 'task.cancel',
+} as const;
+
+const runReportBase = {
+  v: z.literal(PROTOCOL_VERSION),
+  runId: runIdSchema,
+  /** 1, 2, 3 … per run: (SN, runId, seq) makes a report unique; a lower seq never regresses the run. */
+  seq: z.number().int().min(1).max(1_000_000),
+  ts: epochMsSchema,
+};
+
+/**
+ * `…/runs`, device → server, QoS 1: a task run's reports. Idempotent per (SN, runId, seq):
+ * redelivery is ignored, and a report older than one already applied only adds to the timeline.
+ */
+export const runReportSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...runReportBase,
+    type: z.literal('started'),
+    trigger: z.enum(runTriggers),
+    /** The platform's schedule id when a schedule started it. */
+    scheduleId: z.number().int().min(1).max(2_147_483_647).nullable(),
+    zones: z.array(zoneIdSchema).max(32),
+    plannedAreaM2: z.number().min(0).max(10_000_000),
+    /** The interrupted run this one continues (trigger `resume`). */
+    resumes: runIdSchema.nullable().default(null),
+  }),
+  z.object({
+    ...runReportBase,
+    type: z.literal('progress'),
+    percent: z.number().min(0).max(100),
+    areaM2: z.number().min(0).max(10_000_000),
+  }),
+  z.object({
+    ...runReportBase,
+    type: z.literal('paused'),
+    /** Why: `charging` mid-run is a pause, never an end. */
+    reason: z.enum(pauseReasons),
+    battery: z.number().int().min(0).max(100).optional(),
+  }),
+  z.object({ ...runReportBase, type: z.literal('resumed') }),
+  z.object({
+    ...runReportBase,
+    type: z.literal('ended'),
+    result: z.enum(runResults),
+    /** The fault that ended it (an event code), else null. */
+    faultCode: eventCodeSchema.nullable(),
+    areaM2: z.number().min(0).max(10_000_000),
+    /** Mowing time, pauses excluded. */
+    durationS: z.number().int().min(0).max(7 * 86_400),
+    bladeOnS: z.number().int().min(0).max(7 * 86_400),
+    distanceM: z.number().min(0).max(1_000_000),
+    /** The path driven, Google encoded polyline at precision 6. */
+    path: encodedPolylineSchema,
+    /** When the run started (device time), in case its `started` report never arrives. */
+    startedAt: epochMsSchema.optional(),
+  }),
+]);
+export type RunReport = z.infer<typeof runReportSchema>;

@@ -180,6 +180,10 @@ export const userLogActions = [
   'delete.cancel',
   'delete.complete',
   'export',
+  'schedule.create',
+  'schedule.update',
+  'schedule.delete',
+  'task.command',
 ] as const;
 export type UserLogAction = (typeof userLogActions)[number];
 export const userLogResults = ['success', 'failure'] as const;

@@ -88,6 +88,14 @@ export const errors = {
   NOT_DEVICE_OWNER: { code: 44023, http: 403, 'zh-CN': '只有割草机的主人可以管理共享', 'en-US': 'Only the mower\'s owner can manage its sharing' },
   SHARE_TARGET_UNKNOWN: { code: 44024, http: 404, 'zh-CN': '没有使用该邮箱的有效账号', 'en-US': 'No active account uses this e-mail' },
   SHARE_SELF: { code: 44025, http: 400, 'zh-CN': '不能与自己共享', 'en-US': 'You cannot share with yourself' },
+  TASK_SCHEDULE_NOT_FOUND: { code: 46001, http: 404, 'zh-CN': '割草计划不存在', 'en-US': 'Schedule not found' },
+  TASK_SLOT_OVERLAP: { code: 46002, http: 400, 'zh-CN': '时间段重叠：{detail}', 'en-US': 'Time slots overlap: {detail}' },
+  TASK_ZONE_UNKNOWN: { code: 46003, http: 400, 'zh-CN': '割草机 {sn} 没有区域 {zone}', 'en-US': 'Mower {sn} has no zone {zone}' },
+  TASK_SCHEDULE_LIMIT: { code: 46004, http: 400, 'zh-CN': '每台割草机最多 {max} 个计划', 'en-US': 'At most {max} schedules per mower' },
+  TASK_RUN_NOT_FOUND: { code: 46005, http: 404, 'zh-CN': '作业记录不存在', 'en-US': 'Task run not found' },
+  TASK_REVISION_CONFLICT: { code: 46006, http: 409, 'zh-CN': '该计划已被修改（当前版本 {revision}），请刷新后重试', 'en-US': 'The schedule was changed elsewhere (now revision {revision}): reload and try again' },
+  TASK_TIME_RANGE: { code: 46007, http: 400, 'zh-CN': '时间范围无效：结束须不早于开始，且最多 {maxDays} 天', 'en-US': 'Invalid time range: the end must not precede the start, and at most {maxDays} days' },
+  TASK_COMMAND_REFUSED: { code: 46008, http: 409, 'zh-CN': '割草机拒绝执行：{detail}', 'en-US': 'The mower refused: {detail}' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -17,6 +17,7 @@ export * from './ota.ts';
 export * from './firmware.ts';
 export * from './device-map.ts';
 export * from './end-users.ts';
+export * from './tasks.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './stored-text.ts';

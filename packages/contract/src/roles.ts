@@ -65,6 +65,14 @@ export const permissions = {
   endUsersSupport: ['*'],
   /** Disable/enable an app account, and bulk exports of personal data (user list and user log CSV). */
   endUsersAdmin: ['admin'],
+  /** Task overview, schedules, run records, zones and task faults, read only. */
+  tasks: ['*'],
+  /** Create, edit, enable/disable and re-send mowers' schedules (operators' daily work). */
+  taskSchedule: ['*'],
+  /** Start, pause, resume, send home and cancel a mower's run from the console. */
+  taskCommand: ['admin'],
+  /** Run records as CSV (they name owners): a bulk export of personal data. */
+  taskExport: ['admin'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

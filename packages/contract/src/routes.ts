@@ -55,6 +55,18 @@ export const appRoutes: RouteDef[] = [
     ],
   },
   {
+    path: '/task',
+    name: 'task',
+    meta: { locale: 'menu.task', requiresAuth: true, icon: 'icon-calendar', order: 1, roles: ['*'] },
+    children: [
+      page('task-overview', 'task-overview', 'menu.task.overview', 'tasks'),
+      page('task-list', 'task-list', 'menu.task.list', 'tasks'),
+      page('task-record', 'task-record', 'menu.task.record', 'tasks'),
+      // The spec's menu label "Tasks fault": a child of /task, its path ours to choose.
+      page('task-fault', 'task-fault', 'menu.task.fault', 'tasks'),
+    ],
+  },
+  {
     path: '/operation',
     name: 'operation',
     meta: { locale: 'menu.operation', requiresAuth: true, icon: 'icon-user-group', order: 2, roles: ['*'] },

@@ -74,5 +74,13 @@ export const auditActions = [
   'end-user.deletion-cancel',
   'end-user.export',
   'end-user.log.export',
+  'task.schedule.create',
+  'task.schedule.update',
+  'task.schedule.delete',
+  'task.schedule.enable',
+  'task.schedule.disable',
+  'task.schedule.resend',
+  'task.command',
+  'task.run.export',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

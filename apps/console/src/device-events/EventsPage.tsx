@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Space, Typography } from '@arco-design/web-react';
 import { DeviceDetailDrawer } from '../devices/DeviceDetailDrawer.tsx';
 import { useT } from '../locale/i18n.ts';
+import { useUrlFilters } from '../router/use-url-filters.ts';
 import { EventActionModal, type PendingAction } from './EventActionModal.tsx';
 import { EventCounts } from './EventCounts.tsx';
 import { EventFilters, type EventFilterValues } from './EventFilters.tsx';
@@ -9,11 +10,18 @@ import { EventTable } from './EventTable.tsx';
 import { useEventCounts, useEvents } from './events.api.ts';
 import '../devices/devices.css';
 
+/** Active events by default; a link (the task-fault page) names a mower and a code (`?sn=&code=`), any status. */
+function filterFromUrl(params: URLSearchParams): EventFilterValues {
+  const sn = params.get('sn')?.toUpperCase() || undefined;
+  const code = params.get('code')?.toUpperCase() || undefined;
+  return sn || code ? { sn, code } : { status: 'active' };
+}
+
 /** Device → exception events: filter, acknowledge and clear (one or many), counts per code. */
 export default function EventsPage() {
   const t = useT();
-  const [filters, setFilters] = useState<EventFilterValues>({ status: 'active' });
   const [page, setPage] = useState(1);
+  const [filters, setFilters] = useUrlFilters(filterFromUrl, () => setPage(1));
   const [pageSize, setPageSize] = useState(20);
   const [selected, setSelected] = useState<number[]>([]);
   const [action, setAction] = useState<PendingAction>();

@@ -27,4 +27,8 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'operation-user': lazy(() => import('../end-users/EndUserListPage.tsx')),
   'user-distribution': lazy(() => import('../end-users/UserDistributionPage.tsx')),
   'user-log': lazy(() => import('../end-users/UserLogPage.tsx')),
+  'task-overview': lazy(() => import('../tasks/TaskOverviewPage.tsx')),
+  'task-list': lazy(() => import('../tasks/TaskListPage.tsx')),
+  'task-record': lazy(() => import('../tasks/TaskRecordPage.tsx')),
+  'task-fault': lazy(() => import('../tasks/TaskFaultPage.tsx')),
 };

@@ -11,3 +11,4 @@ export * from '../firmware/firmware.sql.ts';
 export * from '../ota/ota.sql.ts';
 export * from '../app-version/app-version.sql.ts';
 export * from '../end-users/end-users.sql.ts';
+export * from '../tasks/tasks.sql.ts';

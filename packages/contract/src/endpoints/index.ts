@@ -22,6 +22,9 @@ export { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi };
 import { appUserApi, endUserApi } from './end-users.ts';
 
 export { appUserApi, endUserApi };
+import { appTaskApi, taskApi, taskStatisticsApi } from './tasks.ts';
+
+export { appTaskApi, taskApi, taskStatisticsApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -51,6 +54,9 @@ export const api = {
   mqttSocket: mqttSocketApi,
   appUser: appUserApi,
   endUser: endUserApi,
+  task: taskApi,
+  taskStatistics: taskStatisticsApi,
+  appTask: appTaskApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */

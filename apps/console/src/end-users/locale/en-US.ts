@@ -143,4 +143,8 @@ export default {
   'userDist.column.share': 'Share',
   'userDist.other': 'Others beyond this list: {count}',
   'userDist.empty': 'No users to count yet',
+  'endUser.action.schedule.create': 'Add schedule',
+  'endUser.action.schedule.update': 'Edit schedule',
+  'endUser.action.schedule.delete': 'Delete schedule',
+  'endUser.action.task.command': 'Mowing command',
 };

@@ -143,4 +143,8 @@ export default {
   'userDist.column.share': '占比',
   'userDist.other': '列表之外的其他：{count}',
   'userDist.empty': '暂无可统计的用户',
+  'endUser.action.schedule.create': '新建计划',
+  'endUser.action.schedule.update': '编辑计划',
+  'endUser.action.schedule.delete': '删除计划',
+  'endUser.action.task.command': '割草指令',
 };

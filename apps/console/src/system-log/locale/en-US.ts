@@ -62,4 +62,13 @@ export default {
   'audit.action.end-user.deletion-cancel': 'Cancel app account deletion',
   'audit.action.end-user.export': 'Export app users',
   'audit.action.end-user.log.export': 'Export user log',
+  'audit.family.task': 'Tasks',
+  'audit.action.task.schedule.create': 'Add mower schedule',
+  'audit.action.task.schedule.update': 'Edit mower schedule',
+  'audit.action.task.schedule.delete': 'Delete mower schedule',
+  'audit.action.task.schedule.enable': 'Enable mower schedule',
+  'audit.action.task.schedule.disable': 'Disable mower schedule',
+  'audit.action.task.schedule.resend': 'Re-send mower schedule',
+  'audit.action.task.command': 'Mowing command',
+  'audit.action.task.run.export': 'Export task records',
 };

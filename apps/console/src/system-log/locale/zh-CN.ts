@@ -62,4 +62,13 @@ export default {
   'audit.action.end-user.deletion-cancel': '取消应用账号删除',
   'audit.action.end-user.export': '导出应用用户',
   'audit.action.end-user.log.export': '导出用户日志',
+  'audit.family.task': '任务',
+  'audit.action.task.schedule.create': '新建割草计划',
+  'audit.action.task.schedule.update': '编辑割草计划',
+  'audit.action.task.schedule.delete': '删除割草计划',
+  'audit.action.task.schedule.enable': '启用割草计划',
+  'audit.action.task.schedule.disable': '停用割草计划',
+  'audit.action.task.schedule.resend': '重新下发割草计划',
+  'audit.action.task.command': '割草指令',
+  'audit.action.task.run.export': '导出作业记录',
 };
