@@ -1,7 +1,9 @@
 /**
- * The admin API at scale: 1,000,000 devices and up to 10,000,000 history rows seeded in a fresh
- * PostgreSQL database (INSERT … SELECT generate_series), then each list/detail endpoint under
- * concurrency with autocannon, side by side with a bare Fastify route returning the same bytes.
+ * The admin API at scale: 1,000,000 devices and up to 10,000,000 history rows, 1,000,000 app users
+ * (a third with mowers) and 10,000,000 user-log rows seeded in a fresh PostgreSQL database
+ * (INSERT … SELECT generate_series; bench/lib/end-users-seed.ts), then each list/detail endpoint,
+ * the user log and the user distribution under concurrency with autocannon, side by side with a
+ * bare Fastify route returning the same bytes.
  *
  *   BENCH_API_DEVICES=1000000      devices (and their latest state)
  *   BENCH_API_HISTORY=10000000     telemetry history rows wanted
@@ -9,13 +11,18 @@
  *   BENCH_API_EVENTS=500000        exception events
  *   BENCH_API_DURATION_S=5         autocannon seconds per run (4 runs per endpoint)
  *   BENCH_API_CONNECTIONS=10       concurrent connections of the load run (the latency run uses 1)
+ *   BENCH_API_USERS=1000000        app users (and their mowers: owners of D(g) up to BENCH_API_DEVICES)
+ *   BENCH_API_USER_LOGS=10000000   user-log rows
+ *   BENCH_API_CASES=devices,users  which groups of endpoints to measure (both are always seeded)
+ *   BENCH_API_KEEP_DB=             1: keep the seeded database afterwards (its URL is logged) for EXPLAIN
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { ADMIN } from '../apps/server/test/harness.ts';
+import { seedEndUsers, type EndUserSeed } from './lib/end-users-seed.ts';
 import { freshDatabase } from './lib/pg.ts';
 import { startChild, startServerProcess } from './lib/server-process.ts';
 import { log, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
@@ -27,6 +34,9 @@ const EVENTS = Number(process.env.BENCH_API_EVENTS ?? 500_000);
 const DURATION_S = Number(process.env.BENCH_API_DURATION_S ?? 5);
 /** One connection shows a request's own latency; ten show throughput (and queueing) under load. */
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 10);
+const USERS = Number(process.env.BENCH_API_USERS ?? 1_000_000);
+const USER_LOGS = Number(process.env.BENCH_API_USER_LOGS ?? 10_000_000);
+const GROUPS = (process.env.BENCH_API_CASES ?? 'devices,users').split(',').map((g) => g.trim());
 
 const sn = (g: number) => `D${String(g).padStart(7, '0')}`;
 
@@ -36,7 +46,7 @@ const sn = (g: number) => `D${String(g).padStart(7, '0')}`;
  * seconds ago. History: `perDevice` reports a minute apart for each device, in SN order (the
  * order the unique (sn, at) index likes). Events: one per device for the first EVENTS devices.
  */
-async function seed(url: string): Promise<{ history: number; seconds: Record<string, number> }> {
+async function seed(url: string): Promise<{ history: number; endUsers: EndUserSeed; seconds: Record<string, number> }> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   // A benchmark's data needs no crash safety; the server's own writes keep the default.
@@ -98,9 +108,11 @@ async function seed(url: string): Promise<{ history: number; seconds: Record<str
             'Seeded event', now() - make_interval(secs => g * 7), now() - make_interval(secs => g * 5)
      from generate_series(1, ${Math.min(EVENTS, DEVICES)}) g`,
   );
+  const endUsers = await seedEndUsers(db, { users: USERS, logs: USER_LOGS, devices: DEVICES, timed });
+  log(`api: seeded ${num(USERS, 0)} app users (${num(endUsers.links, 0)} mower links), ${num(USER_LOGS, 0)} user-log rows`);
   await timed('analyze', 'analyze');
   await db.end();
-  return { history, seconds };
+  return { history, endUsers, seconds };
 }
 
 async function signIn(apiUrl: string): Promise<string> {
@@ -141,11 +153,13 @@ export async function run(): Promise<BenchResult> {
     const cursor = (JSON.parse(await getBody(server.url, `/api/admin/device?page=${half}&pageSize=100`, token)) as { data: { nextCursor: string } }).data.nextCursor;
     const prefix = sn(Math.floor(DEVICES / 2)).slice(0, 4);
     const random = () => sn(1 + Math.floor(Math.random() * DEVICES));
-    const cases: Array<{ name: string; path: () => string }> = [
-      { name: 'device list, first page', path: () => '/api/admin/device?page=1&pageSize=20' },
+    // `headline`: the figure goes to the summary against the target of its issue.
+    type Case = { name: string; path: () => string; headline?: string };
+    const deviceCases: Case[] = [
+      { name: 'device list, first page', path: () => '/api/admin/device?page=1&pageSize=20', headline: 'devices' },
       { name: 'device list, deep page by offset (row 100,000)', path: () => '/api/admin/device?page=5001&pageSize=20' },
       { name: `device list, deep page by cursor (row ${num(half * 100, 0)})`, path: () => `/api/admin/device?pageSize=20&cursor=${cursor}` },
-      { name: 'filtered: state = mowing (online)', path: () => '/api/admin/device?state=mowing&pageSize=20' },
+      { name: 'filtered: state = mowing (online)', path: () => '/api/admin/device?state=mowing&pageSize=20', headline: 'devices' },
       { name: 'filtered: region + model', path: () => '/api/admin/device?region=europe&modelId=9002&pageSize=20' },
       { name: `filtered: SN prefix ${prefix}`, path: () => `/api/admin/device?sn=${prefix}&pageSize=20` },
       { name: 'sorted: last seen, newest first', path: () => '/api/admin/device?sort=-lastSeenAt&pageSize=20' },
@@ -154,6 +168,38 @@ export async function run(): Promise<BenchResult> {
       { name: 'event list, first page', path: () => '/api/admin/device/event?page=1&pageSize=20' },
       { name: 'event list: active critical', path: () => '/api/admin/device/event?severity=critical&status=active&pageSize=20' },
     ];
+    const userCases: Case[] = [];
+    if (GROUPS.includes('users')) {
+      const users = '/api/admin/end-user';
+      const userHalf = Math.max(1, Math.floor(USERS / 2 / 100));
+      const userCursor = (JSON.parse(await getBody(server.url, `${users}?page=${userHalf}&pageSize=100`, token)) as { data: { nextCursor: string } }).data.nextCursor;
+      const first = (JSON.parse(await getBody(server.url, `${users}?page=1&pageSize=20`, token)) as { data: { list: Array<{ email: string }> } }).data.list;
+      // One user's e-mail up to the '@' (a support search), and a first name shared by ~1 in 30.
+      const emailPrefix = (first[7] ?? first[0])!.email.split('@')[0]!;
+      const randomUser = () => 1 + Math.floor(Math.random() * USERS);
+      // A random hour of the last 180 days (the log's span).
+      const randomHour = () => {
+        const to = Date.now() - Math.floor(Math.random() * 179 * 24) * 3_600_000;
+        return `from=${new Date(to - 3_600_000).toISOString()}&to=${new Date(to).toISOString()}`;
+      };
+      const stats = '/api/admin/statistics';
+      userCases.push(
+        { name: 'user list, first page', path: () => `${users}?page=1&pageSize=20`, headline: 'users' },
+        { name: 'user list, filtered: country DE + status unverified', path: () => `${users}?country=DE&status=unverified&pageSize=20`, headline: 'users' },
+        { name: 'user list, filtered: country FR + status disabled', path: () => `${users}?country=FR&status=disabled&pageSize=20`, headline: 'users' },
+        { name: `user list, deep page by cursor (row ${num(userHalf * 100, 0)})`, path: () => `${users}?pageSize=20&cursor=${userCursor}`, headline: 'users' },
+        { name: 'user list, keyword: a first name (1 in 30 users)', path: () => `${users}?keyword=lena&pageSize=20`, headline: 'users' },
+        { name: `user list, keyword: one e-mail (${emailPrefix.replace(/\d+$/, '…')})`, path: () => `${users}?keyword=${encodeURIComponent(emailPrefix)}&pageSize=20`, headline: 'users' },
+        { name: 'user log, first page', path: () => `${users}/log?page=1&pageSize=20` },
+        { name: 'user log by user (random id)', path: () => `${users}/log?userId=${randomUser()}&pageSize=20`, headline: 'users' },
+        { name: 'user log by time (random hour)', path: () => `${users}/log?${randomHour()}&pageSize=20`, headline: 'users' },
+        { name: 'users by country, home', path: () => `${stats}/user-by-country?basis=home`, headline: 'users' },
+        { name: 'users by country, device', path: () => `${stats}/user-by-country?basis=device`, headline: 'users' },
+        { name: 'users by city, home', path: () => `${stats}/user-by-city?basis=home`, headline: 'users' },
+        { name: 'users by city, device', path: () => `${stats}/user-by-city?basis=device`, headline: 'users' },
+      );
+    }
+    const cases = [...(GROUPS.includes('devices') ? deviceCases : []), ...userCases];
     // One real answer per case: its bytes become the bare route's answer.
     const bodies = await Promise.all(cases.map((c) => getBody(server.url, c.path(), token)));
     writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
@@ -161,8 +207,9 @@ export async function run(): Promise<BenchResult> {
 
     const rows: Array<Array<string | number>> = [];
     const headline: BenchResult['headline'] = [];
+    const loads = [loadavg()[0]!];
     for (const [i, c] of cases.entries()) {
-      log(`api: ${c.name}`);
+      log(`api: ${c.name} (load ${num(loadavg()[0]!, 1)})`);
       const api1 = await cannon(server.url, token, c.path, 1);
       const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1);
       const api = await cannon(server.url, token, c.path, CONNECTIONS);
@@ -178,10 +225,12 @@ export async function run(): Promise<BenchResult> {
         ratio(api.requests.average, base.requests.average),
         String(failed),
       ]);
-      if (i === 0 || c.name.startsWith('filtered: state')) {
-        headline.push({ what: `${c.name} p99 at ${num(DEVICES, 0)} devices (1 connection)`, value: ms(api1.latency.p99), target: '< 50 ms', met: api1.latency.p99 < 50 });
+      if (c.headline) {
+        const scale = c.headline === 'devices' ? `${num(DEVICES, 0)} devices` : `${num(USERS, 0)} app users, ${num(USER_LOGS, 0)} log rows`;
+        headline.push({ what: `${c.name} p99 at ${scale} (1 connection)`, value: ms(api1.latency.p99), target: '< 50 ms', met: api1.latency.p99 < 50 });
       }
     }
+    loads.push(loadavg()[0]!);
     await bare.stop();
     const seedLine = Object.entries(seeded.seconds)
       .map(([k, s]) => `${k} ${num(s, 0)} s`)
@@ -189,7 +238,8 @@ export async function run(): Promise<BenchResult> {
     const markdown = [
       `Seeded in a fresh PostgreSQL database: ${num(DEVICES, 0)} devices (+ latest state), ${num(seeded.history, 0)} telemetry history rows` +
         `${seeded.history < HISTORY ? ` (of ${num(HISTORY, 0)} wanted: the ${SEED_BUDGET_S} s seeding budget ran out on this machine)` : ''}, ` +
-        `${num(Math.min(EVENTS, DEVICES), 0)} exception events; ${num(seedSeconds, 0)} s (${seedLine}).`,
+        `${num(Math.min(EVENTS, DEVICES), 0)} exception events, ${num(USERS, 0)} app users (${num(seeded.endUsers.links, 0)} mower links, every mower geocoded), ` +
+        `${num(USER_LOGS, 0)} user-log rows; ${num(seedSeconds, 0)} s (${seedLine}). Load average (1 min) while measuring: ${loads.map((l) => num(l, 1)).join(' → ')}.`,
       `autocannon, ${DURATION_S} s per run: latency with 1 connection, throughput with ${CONNECTIONS}; signed in as an administrator (every request passes the session guard). ` +
         'Baseline: a bare Fastify route in its own process answering the same bytes. autocannon reports whole milliseconds.',
       '',
@@ -198,7 +248,8 @@ export async function run(): Promise<BenchResult> {
     return { name: 'API at scale', markdown, headline };
   } finally {
     await server.stop();
-    await db.drop();
+    if (process.env.BENCH_API_KEEP_DB === '1') log(`api: kept ${db.url}`);
+    else await db.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
