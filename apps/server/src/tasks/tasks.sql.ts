@@ -136,8 +136,8 @@ export const taskRunEvents = pgTable(
 /**
  * Task statistics kept on ingest: per 15-minute bucket of the runs' start time, model and firmware.
  * Every real time zone's offset is a multiple of 15 minutes, so any viewer's day is a whole range
- * of buckets (hours would not do for India or Nepal); a 30-day report reads at most 2,880 buckets
- * per model and firmware, whatever the number of runs.
+ * of buckets (hours would not do for India or Nepal). Reads take whole hours and UTC days from
+ * the coarser levels below, which a row trigger keeps from this table (migration 0008).
  */
 export const taskRollups = pgTable(
   'task_rollups',
@@ -155,4 +155,47 @@ export const taskRollups = pgTable(
     durationS: bigint('duration_s', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.modelCode, t.firmware] })],
+);
+
+/** The same sums per hour; kept from task_rollups by a row trigger (migration 0008). */
+export const taskRollupsHourly = pgTable(
+  'task_rollups_hourly',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    modelCode: text('model_code').notNull(),
+    firmware: text('firmware').notNull(),
+    runs: integer('runs').notNull().default(0),
+    ended: integer('ended').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    interrupted: integer('interrupted').notNull().default(0),
+    userEnded: integer('user_ended').notNull().default(0),
+    faults: integer('faults').notNull().default(0),
+    areaM2: doublePrecision('area_m2').notNull().default(0),
+    durationS: bigint('duration_s', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.modelCode, t.firmware] })],
+);
+
+/**
+ * The same sums per UTC day; kept from task_rollups by a row trigger (migration 0008). A range of
+ * 15-minute buckets reads whole UTC days here, whole hours at its ends from the hourly table and
+ * at most three quarters at each end from task_rollups: a 30-day overview reads ~80 rows per model
+ * and firmware instead of 2,880.
+ */
+export const taskRollupsDaily = pgTable(
+  'task_rollups_daily',
+  {
+    day: timestamp('day', { withTimezone: true }).notNull(),
+    modelCode: text('model_code').notNull(),
+    firmware: text('firmware').notNull(),
+    runs: integer('runs').notNull().default(0),
+    ended: integer('ended').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    interrupted: integer('interrupted').notNull().default(0),
+    userEnded: integer('user_ended').notNull().default(0),
+    faults: integer('faults').notNull().default(0),
+    areaM2: doublePrecision('area_m2').notNull().default(0),
+    durationS: bigint('duration_s', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.modelCode, t.firmware] })],
 );
