@@ -78,16 +78,25 @@ class HttpError extends Error {
   }
 }
 
-async function call<T>(baseUrl: string, method: string, path: string, opts: { token?: string; body?: unknown; locale?: string } = {}): Promise<T> {
+/** Waits `ms`, or less if `signal` aborts (then rejects with its reason). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason as Error)), { once: true });
+  });
+}
+
+async function call<T>(baseUrl: string, method: string, path: string, opts: { token?: string; body?: unknown; locale?: string; signal?: AbortSignal } = {}): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const headers: Record<string, string> = { 'accept-language': opts.locale ?? 'en-US', 'user-agent': 'mowerline-fleet-sim (app user)' };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, baseUrl), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(new URL(path, baseUrl), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: opts.signal });
     // The app API limits sign-ups and sign-ins per address; a whole demo comes from one.
     if (res.status === 429 && attempt < 10) {
       const wait = Number(res.headers.get('retry-after') ?? '30');
-      await new Promise((r) => setTimeout(r, Math.min(Math.max(wait, 1), 60) * 1000));
+      await sleep(Math.min(Math.max(wait, 1), 60) * 1000, opts.signal);
       continue;
     }
     const envelope = (await res.json()) as Envelope<T>;
@@ -109,10 +118,12 @@ export class AppUserSim {
     readonly plan: AppUserPlan,
     private readonly baseUrl: string,
     private readonly password: string,
+    /** Aborts every request of this owner when the simulation stops. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   private api<T>(method: string, path: string, body?: unknown, token = this.token) {
-    return call<T>(this.baseUrl, method, path, { body, token, locale: this.plan.locale });
+    return call<T>(this.baseUrl, method, path, { body, token, locale: this.plan.locale, signal: this.signal });
   }
 
   /** Signs up; an account that exists already (an earlier run) is fine. */
@@ -245,7 +256,8 @@ export interface AppUsersOptions {
 
 export interface AppUsers {
   readonly users: AppUserSim[];
-  stop(): void;
+  /** Stops visiting, aborts requests in flight (a rate-limit back-off included) and waits for them. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -262,12 +274,14 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
     store.save();
   }
   const plans = planAppUsers(opts.gardens, opts.seed ?? 1);
-  const users = plans.map((p) => new AppUserSim(p, opts.apiUrl, password));
+  const abort = new AbortController();
+  const users = plans.map((p) => new AppUserSim(p, opts.apiUrl, password, abort.signal));
   for (const u of users) await u.register();
   if (opts.adminToken) for (const u of users) await u.confirmWith(opts.adminToken);
   log(`app users: ${users.length} owners signed up`);
 
   let stopped = false;
+  let visiting: Promise<unknown> = Promise.resolve();
   const rng = createRng((opts.seed ?? 1) * 131);
   const timers: NodeJS.Timeout[] = [];
   const setup = (async () => {
@@ -299,7 +313,9 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
     const u = users[Math.floor(rng() * users.length)]!;
     const roll = rng();
     const work = roll < 0.3 ? u.signOut().then(() => u.signIn()) : roll < 0.7 ? u.refresh().then(() => u.checkDevices()) : roll < 0.85 ? u.refresh().then(() => u.addSchedule(rng)) : u.refresh().then(() => u.editProfile(rng));
-    work.catch((err: unknown) => log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`));
+    visiting = work.catch((err: unknown) => {
+      if (!stopped) log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`);
+    });
     timers[0] = setTimeout(visit, (visitMs / users.length) * (0.5 + rng()));
   };
   void setup.then(() => {
@@ -308,9 +324,11 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
 
   return {
     users,
-    stop() {
+    async stop() {
       stopped = true;
       timers.forEach(clearTimeout);
+      abort.abort(new Error('app users stopped'));
+      await Promise.allSettled([setup, visiting]);
     },
   };
 }

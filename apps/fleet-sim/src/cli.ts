@@ -96,7 +96,7 @@ async function main() {
   }
   const report = setInterval(() => process.stdout.write(`fleet: ${fleet.connected()}/${fleet.mowers.length} connected\n`), 30_000);
   const stop = async () => {
-    owners?.stop();
+    await owners?.stop();
     clearInterval(report);
     await fleet.stop();
     process.exit(0);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
@@ -68,6 +69,16 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
   requireEndpointTable(app);
+  // A client that opened a connection and never sent a byte (a fetch aborted at once) is neither
+  // idle nor busy to Node: it would hold a graceful close open until headersTimeout.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  app.addHook('preClose', async () => {
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  });
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   await registerSecurityHeaders(app);

@@ -63,7 +63,7 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
     return {
       ...fleet,
       stop: async () => {
-        owners?.stop();
+        await owners?.stop();
         await fleet.stop();
       },
     };

@@ -16,7 +16,7 @@ describe('the fleet simulator plays app users through the real app API', () => {
     owners = await startAppUsers({ apiUrl: server.url, gardens: fleet.gardens, pairingCodes: fleet.pairingCodes, adminToken: admin, visitEverySeconds: 1 });
   });
   afterAll(async () => {
-    owners?.stop();
+    await owners?.stop();
     await fleet?.stop();
     await server?.close();
   });
