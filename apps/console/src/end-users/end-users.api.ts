@@ -13,7 +13,7 @@ export const useEndUserDetail = (id: number | undefined) =>
   useEndpoint(endUserApi.detail, { params: { id: id ?? 0 } }, { enabled: id !== undefined, refetchInterval: DETAIL_REFRESH_MS });
 
 /** Every action changes the user's status: refresh the list, the detail and the log. */
-const invalidates: Invalidation[] = ['/api/admin/end-user'];
+const invalidates: Invalidation[] = [endUserApi];
 const byId = (id: number) => ({ params: { id } });
 
 export const useConfirmEndUser = () => useEndpointMutation(endUserApi.confirm, { toInput: byId, invalidates });
