@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { devicesApi, type DeviceSummary } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
-import { CommandError } from '../gateway/commands.ts';
+import { commandFailure } from '../gateway/commands.ts';
 import { serve } from '../http/endpoints.ts';
-import { AppError, localeOf } from '../http/envelope.ts';
+import { localeOf } from '../http/envelope.ts';
 import { csvCell, csvLine } from './csv.ts';
 import { deviceDetail, deviceHistory } from './device-detail.service.ts';
 import { allDevices, listDevices } from './device-list.service.ts';
@@ -32,19 +32,6 @@ function exportLine(d: DeviceSummary): string {
   ]);
 }
 
-function commandFailure(err: unknown): AppError {
-  if (!(err instanceof CommandError)) return err instanceof AppError ? err : new AppError('FAILURE');
-  switch (err.reason) {
-    case 'offline':
-      return new AppError('DEVICE_OFFLINE', { sn: err.sn });
-    case 'timeout':
-      return new AppError('DEVICE_COMMAND_TIMEOUT', { sn: err.sn, timeoutMs: err.timeoutMs });
-    case 'device':
-      return new AppError('DEVICE_COMMAND_FAILED', { detail: err.message }, { code: err.device?.code ?? '' });
-    default:
-      return new AppError('GATEWAY_UNAVAILABLE');
-  }
-}
 
 /** The device list (`/device/list`), its CSV export, a device's detail, history and commands; this node's gateway counters. */
 export async function deviceRoutes(app: FastifyInstance, ctx: AppContext) {

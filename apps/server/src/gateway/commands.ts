@@ -9,6 +9,7 @@ import {
   type CommandRequest,
 } from '@mowerline/contract';
 import type { Counters } from './counters.ts';
+import { AppError } from '../http/envelope.ts';
 
 /** Why a command did not produce a result. */
 export class CommandError extends Error {
@@ -19,6 +20,24 @@ export class CommandError extends Error {
     readonly device?: CommandErrorBody,
   ) {
     super(device ? `${device.code}: ${device.message}` : reason);
+  }
+}
+
+/**
+ * The catalogue answer for a failed command: offline, timed out, no gateway, or refused by the
+ * device (`refused`, with the device's own code as data). Anything else is passed on as it is.
+ */
+export function commandFailure(err: unknown, refused: 'DEVICE_COMMAND_FAILED' | 'TASK_COMMAND_REFUSED' = 'DEVICE_COMMAND_FAILED'): unknown {
+  if (!(err instanceof CommandError)) return err;
+  switch (err.reason) {
+    case 'offline':
+      return new AppError('DEVICE_OFFLINE', { sn: err.sn });
+    case 'timeout':
+      return new AppError('DEVICE_COMMAND_TIMEOUT', { sn: err.sn, timeoutMs: err.timeoutMs });
+    case 'device':
+      return new AppError(refused, { detail: err.message }, { code: err.device?.code ?? '' });
+    default:
+      return new AppError('GATEWAY_UNAVAILABLE');
   }
 }
 

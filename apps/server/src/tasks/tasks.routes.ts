@@ -6,7 +6,7 @@ import { devices } from '../devices/devices.sql.ts';
 import { appUser } from '../end-users/app-session.ts';
 import { requireLink } from '../end-users/binding.service.ts';
 import { writeUserLog, type UserLogEntry } from '../end-users/user-log.service.ts';
-import { CommandError } from '../gateway/commands.ts';
+import { commandFailure } from '../gateway/commands.ts';
 import { serve } from '../http/endpoints.ts';
 import { AppError } from '../http/envelope.ts';
 import { deviceZones, exportRuns, listRuns, recentRuns, runDetail, taskFaults } from './runs.service.ts';
@@ -22,19 +22,6 @@ const controlCommand: Record<TaskControlAction, string> = {
   cancel: taskCommands.cancel,
 };
 
-function commandFailure(err: unknown): unknown {
-  if (!(err instanceof CommandError)) return err;
-  switch (err.reason) {
-    case 'offline':
-      return new AppError('DEVICE_OFFLINE', { sn: err.sn });
-    case 'timeout':
-      return new AppError('DEVICE_COMMAND_TIMEOUT', { sn: err.sn, timeoutMs: err.timeoutMs });
-    case 'device':
-      return new AppError('TASK_COMMAND_REFUSED', { detail: err.message }, { code: err.device?.code ?? '' });
-    default:
-      return new AppError('GATEWAY_UNAVAILABLE');
-  }
-}
 
 /**
  * Mowing tasks: schedules (staff and app), runs, zones, task faults and the `task-*` statistics.
@@ -57,7 +44,7 @@ export function taskRoutes(app: FastifyInstance, ctx: AppContext) {
       const result = (await ctx.gateway.sendCommand(sn, name, args, COMMAND_TIMEOUT_MS)) as { runId?: unknown } | null;
       return { ok: true as const, runId: typeof result?.runId === 'string' ? result.runId : null };
     } catch (err) {
-      throw commandFailure(err);
+      throw commandFailure(err, 'TASK_COMMAND_REFUSED');
     }
   }
   async function requireDevice(sn: string) {
