@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceTopic, deviceTopics, encodePolyline, PROTOCOL_VERSION, type RunPage, type RunReport, type Schedule, type ScheduleConfig, type TaskRun } from '@mowerline/contract';
+import { deviceTopic, deviceTopics, encodePolyline, taskCommands, type CommandRequest, PROTOCOL_VERSION, type RunPage, type RunReport, type Schedule, type ScheduleConfig, type TaskRun } from '@mowerline/contract';
 import type { TestServer } from '../../server/test/harness.ts';
 import { connectDevice, createModel, waitFor, type TestDevice } from '../../server/test/devices/fixtures.ts';
 import { launchBrowser, startConsoleServer } from './harness.ts';
@@ -324,6 +324,72 @@ describe('task overview, schedules, records and task faults against the real ser
         expect(await tableRow(page.getByTestId('task-fault-table'), UNKNOWN).innerText()).toContain(`未知故障码 ${UNKNOWN}`);
         expect(await untranslatedKeys(page)).toEqual([]);
         await shot(page, 'task-fault.zh-CN.light');
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+  // Last: it adds a run, which the counts above do not expect.
+  describe('manual start and return home from the device drawer', () => {
+    const CONSOLE_RUN = 'run-a-0100';
+    const asked: CommandRequest[] = [];
+
+    beforeAll(async () => {
+      // Mower A answers task commands the way the protocol says and reports the run it starts and ends.
+      const a = mowers.find((m) => m.sn === A)!;
+      a.client.on('message', (topic, payload) => {
+        if (topic !== deviceTopic(A, deviceTopics.cmdReq)) return;
+        const req = JSON.parse(payload.toString()) as CommandRequest;
+        asked.push(req);
+        const ts = Date.now();
+        if (req.name === taskCommands.start) {
+          void (async () => {
+            await a.publish(deviceTopics.cmdRes, { v: PROTOCOL_VERSION, id: req.id, ok: true, result: { runId: CONSOLE_RUN } });
+            await a.publish(deviceTopics.runs, { v: PROTOCOL_VERSION, runId: CONSOLE_RUN, seq: 1, ts, type: 'started', trigger: req.args.trigger, scheduleId: null, zones: req.args.zones, plannedAreaM2: 1750, resumes: null });
+          })();
+        } else if (req.name === taskCommands.returnHome) {
+          void (async () => {
+            await a.publish(deviceTopics.cmdRes, { v: PROTOCOL_VERSION, id: req.id, ok: true, result: { ok: true } });
+            await a.publish(deviceTopics.runs, { v: PROTOCOL_VERSION, runId: CONSOLE_RUN, seq: 2, ts, type: 'ended', result: 'user_ended', faultCode: null, areaM2: 40, durationS: 60, bladeOnS: 55, distanceM: 30, path: zigzag(52.52) });
+          })();
+        }
+      });
+      await a.client.subscribeAsync(deviceTopic(A, deviceTopics.cmdReq), { qos: 1 });
+    });
+
+    const consoleRun = async () => {
+      const page = await ok(server.api<RunPage>('GET', `/api/admin/task/run?sn=${A}&pageSize=50`, { token: admin }));
+      return page.list.find((r) => r.runId === CONSOLE_RUN);
+    };
+
+    it('starts a console run after a confirmation, then sends the mower home', async () => {
+      const { page, errors, context } = await openSignedIn(browser, server, `/device/list?sn=${A}`, { locale: 'en-US', theme: 'light' });
+      try {
+        const drawer = page.locator('[data-testid=device-detail]');
+        await drawer.waitFor();
+        const controls = drawer.getByTestId('task-controls');
+        await controls.waitFor();
+        await controls.getByLabel('Time limit (minutes)').fill('30');
+
+        await controls.getByRole('button', { name: `Start mowing ${A} now` }).click();
+        await page.locator('.arco-popconfirm:visible').getByText(`Start mowing ${A} now (whole garden, at most 30 min)?`).waitFor();
+        await confirmPopup(page);
+        await toast(page, `${A} started mowing: run ${CONSOLE_RUN}`);
+        const start = asked.find((r) => r.name === taskCommands.start);
+        expect(start?.args).toEqual({ zones: [], durationMin: 30, trigger: 'console' });
+        await expect.poll(async () => (await consoleRun())?.status, SETTLE).toBe('running');
+        expect(await consoleRun()).toMatchObject({ trigger: 'console', sn: A });
+
+        await controls.getByRole('button', { name: `Send ${A} home` }).click();
+        await page.locator('.arco-popconfirm:visible').getByText(`End the current run of ${A} and send it back to its station?`).waitFor();
+        await confirmPopup(page);
+        await toast(page, `${A} is returning home`);
+        expect(asked.filter((r) => r.name === taskCommands.returnHome)).toHaveLength(1);
+        await expect.poll(async () => (await consoleRun())?.status, SETTLE).not.toBe('running');
+        expect(await consoleRun()).toMatchObject({ status: 'ended', result: 'user_ended' });
+        expect(await untranslatedKeys(page)).toEqual([]);
+        await shot(page, 'device-drawer-task-controls.en-US.light');
         expect(errors).toEqual([]);
       } finally {
         await context.close();

@@ -8,6 +8,7 @@ import { DeviceAppUsers } from './DeviceAppUsers.tsx';
 import { DeviceEventsList } from './DeviceEventsList.tsx';
 import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
 import { useDeviceDetail } from './devices.api.ts';
+import { TaskControls } from '../tasks/TaskControls.tsx';
 import './devices.css';
 
 // ECharts is large: the list, events and map pages load it only when a device's detail is opened.
@@ -85,6 +86,7 @@ export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; on
         <div data-testid="device-detail">
           <div className="device-detail-section">{t('devices.section.telemetry')}</div>
           <Telemetry device={device} />
+          <TaskControls device={device} />
           <div className="device-detail-section">{t('devices.section.history')}</div>
           <Suspense fallback={<Skeleton text={{ rows: 4 }} animation />}>
             <DeviceHistoryChart sn={device.sn} />

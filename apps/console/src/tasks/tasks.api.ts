@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { taskApi, taskStatisticsApi, type RunFilter, type RunListQuery, type ScheduleListQuery, type TaskFaultQuery } from '@mowerline/contract';
+import { devicesApi, taskApi, taskStatisticsApi, type RunFilter, type RunListQuery, type ScheduleListQuery, type TaskControlAction, type TaskFaultQuery } from '@mowerline/contract';
 import { call, saveBlob, useEndpoint, useEndpointMutation, type Invalidation } from '../api/endpoint-client.ts';
 import { fileStamp, reportWindow, viewerTimeZone } from './labels.ts';
 
@@ -30,6 +30,21 @@ export const useResendSchedule = () => useEndpointMutation(taskApi.resendSchedul
 /** Create and edit show the server's refusal in the form itself, not as a toast. */
 export const useCreateSchedule = () => useEndpointMutation(taskApi.createSchedule, { invalidates, options: { silent: true } });
 export const useUpdateSchedule = () => useEndpointMutation(taskApi.updateSchedule, { invalidates, options: { silent: true } });
+
+/** A command changes the run and the mower: its detail, the run list and details, and the overview. */
+const afterCommand: Invalidation[] = [devicesApi.detail, taskApi.listRuns, taskApi.runDetail, taskStatisticsApi.overview];
+/** POST /api/admin/task/device/:sn/start: mow now (trigger `console`); no zones = the whole garden. */
+export const useStartTask = () =>
+  useEndpointMutation(taskApi.start, {
+    toInput: ({ sn, zones, durationMin }: { sn: string; zones: string[]; durationMin?: number }) => ({ params: { sn }, body: { zones, ...(durationMin ? { durationMin } : {}) } }),
+    invalidates: afterCommand,
+  });
+/** POST /api/admin/task/device/:sn/control: pause, resume, return home or cancel the current run. */
+export const useControlTask = () =>
+  useEndpointMutation(taskApi.control, {
+    toInput: ({ sn, action }: { sn: string; action: TaskControlAction }) => ({ params: { sn }, body: { action } }),
+    invalidates: afterCommand,
+  });
 
 /** GET /api/admin/task/run: one page, newest first (`cursor` continues after the previous page). */
 export const useRuns = (query: Partial<RunListQuery>) => useEndpoint(taskApi.listRuns, { query }, { placeholderData: keepPreviousData, refetchInterval: LIVE_MS });
