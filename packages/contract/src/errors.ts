@@ -96,6 +96,19 @@ export const errors = {
   TASK_REVISION_CONFLICT: { code: 46006, http: 409, 'zh-CN': '该计划已被修改（当前版本 {revision}），请刷新后重试', 'en-US': 'The schedule was changed elsewhere (now revision {revision}): reload and try again' },
   TASK_TIME_RANGE: { code: 46007, http: 400, 'zh-CN': '时间范围无效：结束须不早于开始，且最多 {maxDays} 天', 'en-US': 'Invalid time range: the end must not precede the start, and at most {maxDays} days' },
   TASK_COMMAND_REFUSED: { code: 46008, http: 409, 'zh-CN': '割草机拒绝执行：{detail}', 'en-US': 'The mower refused: {detail}' },
+  TICKET_NOT_FOUND: { code: 47001, http: 404, 'zh-CN': '工单不存在', 'en-US': 'Ticket not found' },
+  TICKET_CLOSED: { code: 47002, http: 409, 'zh-CN': '工单已关闭，不能再回复', 'en-US': 'The ticket is closed and takes no more replies' },
+  TICKET_REOPEN_EXPIRED: { code: 47003, http: 409, 'zh-CN': '工单解决已超过 {days} 天，不能重新打开，请提交新的反馈', 'en-US': 'The ticket was resolved more than {days} days ago and cannot be reopened: file new feedback' },
+  TICKET_RATING_NOT_ALLOWED: { code: 47004, http: 409, 'zh-CN': '只有已解决的工单才能评价', 'en-US': 'Only a resolved ticket can be rated' },
+  TICKET_ATTACHMENT_TOO_LARGE: { code: 47005, http: 413, 'zh-CN': '附件 {name} 超过 {maxMb} MB 上限，未保存任何内容', 'en-US': 'Attachment {name} exceeds the {maxMb} MB limit; nothing was stored' },
+  TICKET_ATTACHMENT_BAD_TYPE: { code: 47006, http: 415, 'zh-CN': '附件 {name} 的类型不支持（允许：JPG、PNG、WebP 图片，文本、ZIP、GZ 日志），未保存任何内容', 'en-US': 'Attachment {name} is of an unsupported type (allowed: JPG, PNG and WebP images, text, ZIP and GZ logs); nothing was stored' },
+  TICKET_TOO_MANY_ATTACHMENTS: { code: 47007, http: 400, 'zh-CN': '最多 {max} 个附件，未保存任何内容', 'en-US': 'At most {max} attachments; nothing was stored' },
+  TICKET_ATTACHMENT_NOT_FOUND: { code: 47008, http: 404, 'zh-CN': '附件不存在', 'en-US': 'Attachment not found' },
+  TICKET_STATUS: { code: 47009, http: 409, 'zh-CN': '工单状态不能从 {from} 改为 {to}', 'en-US': 'The ticket status cannot change from {from} to {to}' },
+  TICKET_ASSIGNEE_INVALID: { code: 47010, http: 400, 'zh-CN': '处理人不存在或已停用', 'en-US': 'The assignee does not exist or is disabled' },
+  TICKET_MERGE_SELF: { code: 47011, http: 400, 'zh-CN': '工单不能合并到自身', 'en-US': 'A ticket cannot be merged into itself' },
+  TICKET_MERGE_TARGET: { code: 47012, http: 409, 'zh-CN': '目标工单 {number} 已关闭、已合并或为垃圾工单，不能合并', 'en-US': 'Ticket {number} is closed, merged or spam and cannot take a merge' },
+  TICKET_MERGE_OTHER_USER: { code: 47013, http: 400, 'zh-CN': '只能合并同一用户的工单', 'en-US': 'Only tickets of the same user can be merged' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -73,6 +73,10 @@ export const permissions = {
   taskCommand: ['admin'],
   /** Run records as CSV (they name owners): a bulk export of personal data. */
   taskExport: ['admin'],
+  /** Feedback tickets: list, detail, reply, internal notes, status, assignment, bulk, merge (agents' daily work). */
+  ticket: ['*'],
+  /** Ticket SLA targets, and the ticket list as CSV (it names users: a bulk export of personal data). */
+  ticketAdmin: ['admin'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

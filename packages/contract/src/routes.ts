@@ -88,6 +88,16 @@ export const appRoutes: RouteDef[] = [
     ],
   },
   {
+    path: '/ticket',
+    name: 'ticket',
+    meta: { locale: 'menu.ticket', requiresAuth: true, icon: 'icon-customer-service', order: 3, roles: ['*'] },
+    children: [
+      page('list', 'ticket-list', 'menu.ticket.list', 'ticket'),
+      // The detail takes the ticket as a query parameter (`?id=42`), so a link can be shared and bookmarked.
+      page('detail', 'ticket-detail', 'menu.ticket.detail', 'ticket', { hideInMenu: true, activeMenu: 'ticket-list', ignoreCache: true }),
+    ],
+  },
+  {
     path: '/system',
     name: 'system',
     meta: { locale: 'menu.system', requiresAuth: true, icon: 'icon-settings', order: 4, roles: ['*'] },

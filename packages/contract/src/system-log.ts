@@ -82,5 +82,11 @@ export const auditActions = [
   'task.schedule.resend',
   'task.command',
   'task.run.export',
+  'ticket.update',
+  'ticket.reply',
+  'ticket.bulk',
+  'ticket.merge',
+  'ticket.export',
+  'ticket.sla.update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

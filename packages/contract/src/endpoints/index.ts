@@ -25,6 +25,9 @@ export { appUserApi, endUserApi };
 import { appTaskApi, taskApi, taskStatisticsApi } from './tasks.ts';
 
 export { appTaskApi, taskApi, taskStatisticsApi };
+import { appTicketApi, ticketApi } from './tickets.ts';
+
+export { appTicketApi, ticketApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -57,6 +60,8 @@ export const api = {
   task: taskApi,
   taskStatistics: taskStatisticsApi,
   appTask: appTaskApi,
+  appTicket: appTicketApi,
+  ticket: ticketApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */

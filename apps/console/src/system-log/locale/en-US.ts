@@ -71,4 +71,12 @@ export default {
   'audit.action.task.schedule.resend': 'Re-send mower schedule',
   'audit.action.task.command': 'Mowing command',
   'audit.action.task.run.export': 'Export task records',
+  'audit.family.ticket': 'Feedback tickets',
+  'audit.target.ticket': 'Ticket',
+  'audit.action.ticket.update': 'Change ticket',
+  'audit.action.ticket.reply': 'Reply to ticket',
+  'audit.action.ticket.bulk': 'Bulk ticket change',
+  'audit.action.ticket.merge': 'Merge tickets',
+  'audit.action.ticket.export': 'Export tickets',
+  'audit.action.ticket.sla.update': 'Change ticket SLA targets',
 };

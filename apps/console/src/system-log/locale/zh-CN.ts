@@ -71,4 +71,12 @@ export default {
   'audit.action.task.schedule.resend': '重新下发割草计划',
   'audit.action.task.command': '割草指令',
   'audit.action.task.run.export': '导出作业记录',
+  'audit.family.ticket': '反馈工单',
+  'audit.target.ticket': '工单',
+  'audit.action.ticket.update': '修改工单',
+  'audit.action.ticket.reply': '回复工单',
+  'audit.action.ticket.bulk': '批量处理工单',
+  'audit.action.ticket.merge': '合并工单',
+  'audit.action.ticket.export': '导出工单',
+  'audit.action.ticket.sla.update': '修改工单 SLA 目标',
 };
