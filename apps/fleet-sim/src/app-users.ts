@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { AppTicket, AppTicketDetail, TaskRun } from '@mowerline/contract';
+import { feedbackAboutFault, feedbackAboutSomethingElse, followUp, type NewFeedback } from './feedback.ts';
 import { places } from './places.ts';
 import { createRng, pick } from './rng.ts';
 import { SecretsStore } from './secrets-store.ts';
@@ -7,7 +9,9 @@ import { SecretsStore } from './secrets-store.ts';
  * Mower owners playing the company's mobile app against the platform's real app API
  * (`/api/app/v1`): they sign up, get confirmed by support (the console's confirm action, as when a
  * verification mail never arrives), bind their mowers with the label's pairing code, share some,
- * sign in now and then and edit their profiles.
+ * sign in now and then and edit their profiles. When a mower of theirs stops with a fault, its
+ * owner often writes to support from the app (with a screenshot), answers support's questions and
+ * rates the resolution.
  */
 
 export interface AppUserPlan {
@@ -87,12 +91,17 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function call<T>(baseUrl: string, method: string, path: string, opts: { token?: string; body?: unknown; locale?: string; signal?: AbortSignal } = {}): Promise<T> {
+/** What the app sends about itself with every call (the feedback records it). */
+const APP_HEADERS = { 'user-agent': 'mowerline-fleet-sim (app user)', 'x-app-version': '3.4.1', 'x-app-os': 'Android 15' };
+
+async function call<T>(baseUrl: string, method: string, path: string, opts: { token?: string; body?: unknown; form?: FormData; locale?: string; signal?: AbortSignal } = {}): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    const headers: Record<string, string> = { 'accept-language': opts.locale ?? 'en-US', 'user-agent': 'mowerline-fleet-sim (app user)' };
+    const headers: Record<string, string> = { 'accept-language': opts.locale ?? 'en-US', ...APP_HEADERS };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    // FormData sets its own multipart content type with the boundary.
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, baseUrl), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: opts.signal });
+    const body = opts.form ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    const res = await fetch(new URL(path, baseUrl), { method, headers, body, signal: opts.signal });
     // The app API limits sign-ups and sign-ins per address; a whole demo comes from one.
     if (res.status === 429 && attempt < 10) {
       const wait = Number(res.headers.get('retry-after') ?? '30');
@@ -233,6 +242,48 @@ export class AppUserSim {
     await this.api('PUT', '/api/app/v1/user/profile', rng() < 0.5 ? { phone } : { name: this.plan.name, phone });
   }
 
+  /**
+   * Writes to support: about the latest fault one of their mowers really had (unless a ticket about
+   * that mower was filed since), or now and then about something else.
+   */
+  async fileFeedback(rng: () => number): Promise<AppTicketDetail | undefined> {
+    const tickets = await this.api<{ list: AppTicket[] }>('GET', '/api/app/v1/feedback?pageSize=50');
+    let feedback: NewFeedback | undefined;
+    for (const sn of this.plan.owns) {
+      const runs = await this.api<TaskRun[]>('GET', `/api/app/v1/devices/${sn}/runs?limit=10`);
+      const faulted = runs.find((r) => r.faultCode && Date.now() - Date.parse(r.startedAt) < 6 * 3600_000);
+      if (!faulted) continue;
+      const reported = tickets.list.some((t) => t.sn === sn && Date.parse(t.createdAt) >= Date.parse(faulted.startedAt));
+      if (!reported) {
+        feedback = feedbackAboutFault(rng, this.plan.locale, faulted);
+        break;
+      }
+    }
+    if (!feedback && rng() < 0.15) feedback = feedbackAboutSomethingElse(rng, this.plan.locale);
+    if (!feedback) return undefined;
+    const form = new FormData();
+    form.set('category', feedback.category);
+    form.set('title', feedback.title);
+    form.set('description', feedback.description);
+    if (feedback.sn) form.set('sn', feedback.sn);
+    if (feedback.screenshot) form.append('file', new Blob([new Uint8Array(feedback.screenshot)], { type: 'image/png' }), 'screenshot.png');
+    return call<AppTicketDetail>(this.baseUrl, 'POST', '/api/app/v1/feedback', { form, token: this.token, locale: this.plan.locale, signal: this.signal });
+  }
+
+  /** Answers support's questions and rates resolved tickets. */
+  async followUpFeedback(rng: () => number): Promise<number> {
+    const tickets = await this.api<{ list: AppTicket[] }>('GET', '/api/app/v1/feedback?pageSize=50');
+    let done = 0;
+    for (const t of tickets.list) {
+      const next = followUp(rng, this.plan.locale, t);
+      if (next.kind === 'reply') await this.api('POST', `/api/app/v1/feedback/${t.id}/reply`, { body: next.body });
+      else if (next.kind === 'rate') await this.api('POST', `/api/app/v1/feedback/${t.id}/rating`, { score: next.score, comment: next.comment });
+      else continue;
+      done++;
+    }
+    return done;
+  }
+
   async signOut(): Promise<void> {
     if (this.token) await this.api('POST', '/api/app/v1/user/logout');
     this.token = undefined;
@@ -312,7 +363,18 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
     if (stopped || users.length === 0) return;
     const u = users[Math.floor(rng() * users.length)]!;
     const roll = rng();
-    const work = roll < 0.3 ? u.signOut().then(() => u.signIn()) : roll < 0.7 ? u.refresh().then(() => u.checkDevices()) : roll < 0.85 ? u.refresh().then(() => u.addSchedule(rng)) : u.refresh().then(() => u.editProfile(rng));
+    const work =
+      roll < 0.2
+        ? u.signOut().then(() => u.signIn())
+        : roll < 0.45
+          ? u.refresh().then(() => u.checkDevices())
+          : roll < 0.55
+            ? u.refresh().then(() => u.addSchedule(rng))
+            : roll < 0.65
+              ? u.refresh().then(() => u.editProfile(rng))
+              : roll < 0.85
+                ? u.refresh().then(() => u.fileFeedback(rng))
+                : u.refresh().then(() => u.followUpFeedback(rng));
     visiting = work.catch((err: unknown) => {
       if (!stopped) log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`);
     });
