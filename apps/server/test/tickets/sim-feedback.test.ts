@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppUserSim, createRng, startAppUsers, startFleet, type AppUsers, type Fleet } from '@mowerline/fleet-sim';
+import type { AppUserSim} from '@mowerline/fleet-sim';
+import { createRng, startAppUsers, startFleet, type AppUsers, type Fleet } from '@mowerline/fleet-sim';
 import { PROTOCOL_VERSION, type EndUserPage, type TicketDetail, type TicketPage } from '@mowerline/contract';
 import { applyRunReport } from '../../src/tasks/ingest.service.ts';
 import { brokerUrl, waitFor } from '../devices/fixtures.ts';
