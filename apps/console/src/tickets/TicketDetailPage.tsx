@@ -76,13 +76,15 @@ export default function TicketDetailPage() {
   const query = useTicket(id);
   const ticket = query.data;
   useTabLabel(ticket);
+  // Back to the list as its tab left it (filters and view in its URL).
+  const listPath = useTabBar((s) => s.tagList.find((tab) => tab.name === 'ticket-list')?.fullPath) ?? '/ticket/list';
 
   if (id === undefined) {
     return (
       <Card title={t('menu.ticket.detail')}>
         <Empty description={t('ticket.detail.noId')} data-testid="ticket-detail-none" />
         <div className="ticket-center">
-          <Link to="/ticket/list">{t('ticket.detail.toList')}</Link>
+          <Link to={listPath}>{t('ticket.detail.toList')}</Link>
         </div>
       </Card>
     );
@@ -106,7 +108,7 @@ export default function TicketDetailPage() {
     <div className="ticket-detail" data-testid="ticket-detail" data-ticket-id={ticket.id}>
       <Card>
         <div className="ticket-header">
-          <Link to="/ticket/list" aria-label={t('ticket.detail.toList')} className="ticket-back">
+          <Link to={listPath} aria-label={t('ticket.detail.toList')} className="ticket-back">
             <IconArrowLeft />
           </Link>
           <Typography.Title heading={5} className="ticket-heading">

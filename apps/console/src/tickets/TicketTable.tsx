@@ -71,7 +71,7 @@ export function TicketTable({ data, loading, error, page, pageSize, onPage, sele
           '-'
         ),
     },
-    { title: t('ticket.field.status'), dataIndex: 'status', width: 150, render: (s: TicketSummary['status']) => <TicketStatusTag status={s} /> },
+    { title: t('ticket.field.status'), dataIndex: 'status', width: 160, render: (s: TicketSummary['status']) => <TicketStatusTag status={s} /> },
     { title: t('ticket.field.priority'), dataIndex: 'priority', width: 100, render: (p: TicketSummary['priority']) => <TicketPriorityTag priority={p} /> },
     {
       title: t('ticket.field.assignee'),
@@ -100,12 +100,13 @@ export function TicketTable({ data, loading, error, page, pageSize, onPage, sele
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1420 }}
+      scroll={{ x: 1430 }}
       rowSelection={{
         type: 'checkbox',
         selectedRowKeys: selected,
         onChange: (keys) => onSelect(keys.map(Number)),
-        checkboxProps: (row) => ({ 'aria-label': t('ticket.do.select', { number: ticketNumber(row.number) }) }) as never,
+        // The box's name for screen readers: its label's text, kept off screen.
+        checkboxProps: (row) => ({ children: <span className="ticket-sr-only">{t('ticket.do.select', { number: ticketNumber(row.number) })}</span> }),
       }}
       rowClassName={(row) => (row.slaBreached ? 'ticket-row-breached' : '')}
       noDataElement={

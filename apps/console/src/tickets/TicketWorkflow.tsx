@@ -122,7 +122,7 @@ function MergeModal({ ticket, visible, onClose }: { ticket: TicketDetail; visibl
   );
 }
 
-/** The status buttons of the detail, spam after a confirmation, and merge. */
+/** The status buttons of the detail, spam after a confirmation, and merge; a merged ticket stays closed. */
 export function TicketWorkflow({ ticket }: { ticket: TicketDetail }) {
   const t = useT();
   const update = useUpdateTicket();
@@ -136,7 +136,7 @@ export function TicketWorkflow({ ticket }: { ticket: TicketDetail }) {
   return (
     <div className="ticket-workflow" data-testid="ticket-workflow">
       <Space wrap>
-        {stepsFrom(ticket.status).map((step) => (
+        {(ticket.mergedIntoId ? [] : stepsFrom(ticket.status)).map((step) => (
           <Button
             key={step.key}
             icon={step.icon}
