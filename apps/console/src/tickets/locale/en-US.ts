@@ -69,6 +69,7 @@ export default {
   'ticket.unit.m': '{n}m',
   'ticket.unit.s': '{n}s',
 
+  'ticket.ofUser': 'Their tickets',
   'ticket.unassigned': 'Unassigned',
   'ticket.empty': 'No ticket matches',
   'ticket.loadFailed': 'The tickets could not be loaded',

@@ -69,6 +69,7 @@ export default {
   'ticket.unit.m': '{n}分',
   'ticket.unit.s': '{n}秒',
 
+  'ticket.ofUser': '该用户的工单',
   'ticket.unassigned': '未分配',
   'ticket.empty': '没有符合条件的工单',
   'ticket.loadFailed': '工单加载失败',
