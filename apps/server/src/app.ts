@@ -43,6 +43,7 @@ import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
 import { taskRoutes } from './tasks/tasks.routes.ts';
+import { ticketRoutes } from './tickets/tickets.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     await appVersionRoutes(scope, ctx);
     endUserRoutes(scope, ctx);
     taskRoutes(scope, ctx);
+    await ticketRoutes(scope, ctx);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {

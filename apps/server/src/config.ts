@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { serverEntrySchema, type ServerEntry } from '@mowerline/contract';
+import { DEFAULT_TICKET_ATTACHMENT_MAX_MB, serverEntrySchema, type ServerEntry } from '@mowerline/contract';
 
 const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
@@ -70,6 +70,10 @@ const envSchema = z.object({
   USER_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   APP_ACCESS_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   APP_REFRESH_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  TICKET_ATTACHMENT_MAX_MB: z.coerce.number().int().min(1).max(64).default(DEFAULT_TICKET_ATTACHMENT_MAX_MB),
+  INBOUND_SMTP_PORT: int(0),
+  INBOUND_SMTP_HOST: optionalString,
+  INBOUND_MAIL_DOMAIN: optionalString,
 });
 
 /** Names of every setting, so the README's table can be checked against them. */
@@ -164,6 +168,15 @@ export interface Config {
   otaTickMs: number;
   /** Lifetime of a signed artifact download URL. */
   otaUrlTtlSeconds: number;
+  /** Largest ticket attachment, in MiB. */
+  ticketAttachmentMaxMb: number;
+  /** Port of the inbound SMTP listener that threads mailed replies into tickets; 0 = off (tests pass 0 with `inboundSmtpEnabled`). */
+  inboundSmtpPort: number;
+  /** Run the inbound listener even on port 0 (an ephemeral port: tests). */
+  inboundSmtpEnabled: boolean;
+  inboundSmtpHost: string;
+  /** Domain of the per-ticket reply addresses (`reply+<id>.<token>@domain`). */
+  inboundMailDomain: string;
   /** Where the built console is served from; absent in API-only tests. */
   consoleDir?: string;
   version: string;
@@ -254,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     userLogRetentionDays: e.USER_LOG_RETENTION_DAYS,
     appAccessTtlMs: e.APP_ACCESS_TTL_MINUTES * 60_000,
     appRefreshTtlMs: e.APP_REFRESH_TTL_DAYS * 86_400_000,
+    ticketAttachmentMaxMb: e.TICKET_ATTACHMENT_MAX_MB,
+    inboundSmtpPort: e.INBOUND_SMTP_PORT,
+    inboundSmtpEnabled: e.INBOUND_SMTP_PORT > 0,
+    inboundSmtpHost: e.INBOUND_SMTP_HOST ?? e.HOST,
+    inboundMailDomain: e.INBOUND_MAIL_DOMAIN ?? new URL(publicUrl).hostname,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,

@@ -9,6 +9,7 @@ import type { Guard } from './http/auth.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
 import type { TaskEngine } from './tasks/task-engine.ts';
+import type { InboundListener } from './tickets/inbound-mail.ts';
 
 /** What every feature's routes are given: built once in `buildApp`. */
 export interface AppContext {
@@ -30,4 +31,6 @@ export interface AppContext {
   gateway: Gateway;
   /** Tasks' device side (schedule sync, run ingest); set when the task routes register. */
   taskEngine?: TaskEngine;
+  /** The inbound SMTP listener for mailed ticket answers, while it runs (`INBOUND_SMTP_PORT`). */
+  ticketInbound?: InboundListener;
 }

@@ -40,4 +40,6 @@ export const messageKinds = {
   accountApproved: 4,
   deviceCriticalEvent: 5,
   otaCampaignPaused: 6,
+  ticketNew: 7,
+  ticketCustomerReply: 8,
 } as const;

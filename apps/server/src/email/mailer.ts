@@ -9,6 +9,8 @@ export interface MailRequest<T extends EmailTemplate = EmailTemplate> {
   template: T;
   params: EmailParams[T];
   locale: Locale;
+  /** Where answers go (a ticket's signed reply address). */
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -26,7 +28,7 @@ export function createMailer(db: Db, opts: { smtpUrl?: string; from: string }): 
       let error = 'SMTP_URL is not configured: the mail was recorded but not sent';
       if (transport) {
         try {
-          await transport.sendMail({ from: opts.from, to: mail.to, subject, text, html });
+          await transport.sendMail({ from: opts.from, to: mail.to, subject, text, html, replyTo: mail.replyTo });
           status = 'sent';
           error = '';
         } catch (err) {

@@ -8,6 +8,7 @@ export interface EmailParams {
   'app-verify': { name: string; code: string; minutes: number };
   'app-password-reset': { name: string; code: string; minutes: number };
   'app-device-shared': { name: string; owner: string; sn: string };
+  'ticket-reply': { name: string; number: number; title: string; agent: string; body: string };
 }
 
 interface Rendered {
@@ -48,6 +49,17 @@ const templates: { [T in EmailTemplate]: Record<Locale, Renderer<T>> } = {
   'app-device-shared': {
     'zh-CN': (p) => ({ subject: `${p.owner} 与您共享了割草机`, lines: [`${p.name}，您好：`, `${p.owner} 与您共享了割草机 ${p.sn}，打开 Mowerline 应用即可查看。`] }),
     'en-US': (p) => ({ subject: `${p.owner} shared a mower with you`, lines: [`Hello ${p.name},`, `${p.owner} shared the mower ${p.sn} with you. Open the Mowerline app to see it.`] }),
+  },
+  // The agent's text is the mail's body; answering the mail (its Reply-To) adds to the ticket.
+  'ticket-reply': {
+    'zh-CN': (p) => ({
+      subject: `[#${p.number}] ${p.title}`,
+      lines: [`${p.name}，您好：`, `${p.agent} 回复了您的反馈 #${p.number}：`, ...p.body.split('\n'), '', '直接回复此邮件即可继续对话，也可以在 Mowerline 应用中查看。'],
+    }),
+    'en-US': (p) => ({
+      subject: `[#${p.number}] ${p.title}`,
+      lines: [`Hello ${p.name},`, `${p.agent} answered your feedback #${p.number}:`, ...p.body.split('\n'), '', 'Answer this mail to continue the conversation, or open the Mowerline app.'],
+    }),
   },
 };
 

@@ -56,6 +56,23 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
       content: `Campaign "${p.name ?? ''}" (#${p.id ?? ''}) reached its failure threshold: ${p.failed ?? ''} of ${p.finished ?? ''} finished devices failed, so the rollout was paused. Read the upgrade log, then resume or cancel.`,
     }),
   },
+  // `more` counts further new tickets folded into this message while it was unread.
+  [messageKinds.ticketNew]: {
+    'zh-CN': (p) => ({
+      title: '新的反馈工单',
+      subTitle: `#${p.number ?? ''} · ${p.category ?? ''}`,
+      content: `${p.user ?? ''} 提交了反馈 #${p.number ?? ''}「${p.title ?? ''}」${p.sn ? `（割草机 ${p.sn}）` : ''}${p.more && p.more !== '0' ? `（另有 ${p.more} 个新工单）` : ''}`,
+    }),
+    'en-US': (p) => ({
+      title: 'New feedback ticket',
+      subTitle: `#${p.number ?? ''} · ${p.category ?? ''}`,
+      content: `${p.user ?? ''} filed #${p.number ?? ''} "${p.title ?? ''}"${p.sn ? ` (mower ${p.sn})` : ''}${p.more && p.more !== '0' ? ` (and ${p.more} more new tickets)` : ''}`,
+    }),
+  },
+  [messageKinds.ticketCustomerReply]: {
+    'zh-CN': (p) => ({ title: '客户回复了工单', subTitle: `#${p.number ?? ''}`, content: `${p.user ?? ''} 回复了工单 #${p.number ?? ''}「${p.title ?? ''}」。` }),
+    'en-US': (p) => ({ title: 'Customer answered a ticket', subTitle: `#${p.number ?? ''}`, content: `${p.user ?? ''} answered ticket #${p.number ?? ''} "${p.title ?? ''}".` }),
+  },
 };
 
 export function renderMessage(kind: number, params: Record<string, string>, locale: Locale) {

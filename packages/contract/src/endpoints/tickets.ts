@@ -33,12 +33,6 @@ const app = '/api/app/v1/feedback';
 const appTag = 'app';
 const attachmentErrors = ['TICKET_ATTACHMENT_TOO_LARGE', 'TICKET_ATTACHMENT_BAD_TYPE', 'TICKET_TOO_MANY_ATTACHMENTS'] as const;
 
-/**
- * Multipart bodies of the feedback call: up to 6 attachments of at most 64 MiB each are refused
- * by the service at `TICKET_ATTACHMENT_MAX_MB`; the request as a whole is bounded here.
- */
-const createBodyLimit = (TICKET_MAX_ATTACHMENTS + 1) * 64 * 1024 * 1024;
-
 /** The mobile app's feedback: a user's own tickets only (another user's id answers 404). */
 export const appTicketApi = {
   create: endpoint({
@@ -50,7 +44,6 @@ export const appTicketApi = {
     headers: appClientHeadersSchema,
     consumes: 'multipart/form-data',
     body: appTicketCreateBodySchema,
-    bodyLimit: createBodyLimit,
     response: appTicketDetailSchema,
     errors: ['APP_DEVICE_NOT_FOUND', ...attachmentErrors],
   }),

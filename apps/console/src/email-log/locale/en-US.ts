@@ -20,4 +20,5 @@ export default {
   'emailLog.template.app-verify': 'App: verification code',
   'emailLog.template.app-password-reset': 'App: password reset code',
   'emailLog.template.app-device-shared': 'App: mower shared',
+  'emailLog.template.ticket-reply': 'Ticket: agent reply',
 };

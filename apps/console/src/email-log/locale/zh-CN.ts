@@ -20,4 +20,5 @@ export default {
   'emailLog.template.app-verify': '应用：验证码',
   'emailLog.template.app-password-reset': '应用：重置密码验证码',
   'emailLog.template.app-device-shared': '应用：割草机共享',
+  'emailLog.template.ticket-reply': '工单：客服回复',
 };
