@@ -289,7 +289,7 @@ describe('feedback tickets in the console against the real server', () => {
       expect(await row(page, email.title).innerText()).toMatch(/Bo Wang[\s\S]*新建[\s\S]*普通[\s\S]*未分配[\s\S]*剩余/);
       expect(await untranslatedKeys(page)).toEqual([]);
 
-      for (const t of bulk) await row(page, t.title).locator('input[type=checkbox]').check({ force: true });
+      for (const t of bulk) await row(page, t.title).locator('label.arco-checkbox').click();
       const bar = page.getByTestId('ticket-bulk');
       await bar.getByText('已选 2 个').waitFor();
       await bar.locator('.arco-select').click();
@@ -298,7 +298,7 @@ describe('feedback tickets in the console against the real server', () => {
       await toast(page, '已更新 2 个工单');
       for (const t of bulk) await expect.poll(async () => (await staffView(t.id)).assignee?.name, SETTLE).toBe('Jade Sun');
 
-      for (const t of bulk) await row(page, t.title).locator('input[type=checkbox]').check({ force: true });
+      for (const t of bulk) await row(page, t.title).locator('label.arco-checkbox').click();
       await page.getByTestId('ticket-bulk').getByRole('button', { name: '关闭' }).click();
       await page.locator('.arco-popconfirm:visible').getByText('关闭这 2 个工单？').waitFor();
       expect((await staffView(bulk[0]!.id)).status).toBe('new');

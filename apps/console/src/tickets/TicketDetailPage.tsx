@@ -43,10 +43,10 @@ function Facts({ ticket }: { ticket: TicketDetail }) {
   const t = useT();
   const { dateTime } = useFormatTime();
   return (
+    <div data-testid="ticket-facts">
     <Descriptions
       column={{ xs: 1, md: 2, xl: 3 }}
       size="small"
-      data-testid="ticket-facts"
       data={[
         {
           label: t('ticket.field.user'),
@@ -66,6 +66,7 @@ function Facts({ ticket }: { ticket: TicketDetail }) {
         { label: t('ticket.field.slaDue'), value: <SlaCountdown ticket={ticket} /> },
       ]}
     />
+    </div>
   );
 }
 
@@ -82,7 +83,9 @@ export default function TicketDetailPage() {
   if (id === undefined) {
     return (
       <Card title={t('menu.ticket.detail')}>
-        <Empty description={t('ticket.detail.noId')} data-testid="ticket-detail-none" />
+        <div data-testid="ticket-detail-none">
+          <Empty description={t('ticket.detail.noId')} />
+        </div>
         <div className="ticket-center">
           <Link to={listPath}>{t('ticket.detail.toList')}</Link>
         </div>
@@ -94,7 +97,9 @@ export default function TicketDetailPage() {
     return (
       <Card title={t('menu.ticket.detail')}>
         {query.isError ? (
-          <Empty description={t(missing ? 'ticket.detail.notFound' : 'ticket.loadFailed')} data-testid="ticket-detail-error" />
+          <div data-testid="ticket-detail-error">
+            <Empty description={t(missing ? 'ticket.detail.notFound' : 'ticket.loadFailed')} />
+          </div>
         ) : (
           <div className="ticket-center">
             <Spin />

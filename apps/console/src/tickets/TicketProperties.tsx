@@ -18,11 +18,11 @@ export function TicketProperties({ ticket }: { ticket: TicketDetail }) {
   // The current assignee stays choosable even when the list no longer holds them (disabled since).
   if (ticket.assignee && !assigneeOptions.some((o) => o.value === ticket.assignee!.id)) assigneeOptions.push({ value: ticket.assignee.id, label: ticket.assignee.name });
   return (
+    <div data-testid="ticket-properties">
     <Descriptions
       column={1}
       layout="vertical"
       size="small"
-      data-testid="ticket-properties"
       data={[
         {
           label: <label htmlFor="ticket-priority">{t('ticket.field.priority')}</label>,
@@ -74,5 +74,6 @@ export function TicketProperties({ ticket }: { ticket: TicketDetail }) {
         },
       ]}
     />
+    </div>
   );
 }

@@ -56,7 +56,8 @@ export function TicketHistory({ history }: { history: TicketDetail['history'] })
   const { dateTime } = useFormatTime();
   if (history.length === 0) return <Empty description={t('ticket.history.none')} />;
   return (
-    <Timeline data-testid="ticket-history">
+    <div data-testid="ticket-history">
+    <Timeline>
       {history.map((h) => (
         <Timeline.Item key={h.id} label={dateTime(h.at)} data-field={h.field}>
           {t('ticket.history.line', {
@@ -68,5 +69,6 @@ export function TicketHistory({ history }: { history: TicketDetail['history'] })
         </Timeline.Item>
       ))}
     </Timeline>
+    </div>
   );
 }
