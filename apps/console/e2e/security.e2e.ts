@@ -74,7 +74,9 @@ describe('security in the browser: the CSP on every page, stored text rendered a
     await server?.close();
   });
 
-  it('every page loads with zero CSP violations (maplibre worker, ECharts, xterm included)', async () => {
+  // One cold reload per page of the route table (about 2 s each on a busy two-core machine): the
+  // time grows with the table, so this test gets more than the default minute.
+  it('every page loads with zero CSP violations (maplibre worker, ECharts, xterm included)', { timeout: 300_000 }, async () => {
     expect(pages.length).toBeGreaterThan(10);
     const { page, context, errors } = await openSignedIn(browser, server, '/dashboard/workplace');
     const { violations } = await watch(context, page);
