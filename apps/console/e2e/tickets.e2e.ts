@@ -18,6 +18,18 @@ async function shot(page: Page, name: string): Promise<void> {
   if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/${name}.png`, fullPage: true });
 }
 
+/**
+ * Texts the ticket table cuts off: every header, and every tag, SLA or date cell (titles, names and
+ * assignees may ellipsize long values by design; those columns have tooltips).
+ */
+async function clippedCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.arco-table-th-item-title, .arco-table-td .arco-tag, .arco-table-td .ticket-sla')]
+      .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.innerText),
+  );
+}
+
 interface AppUser {
   id: number;
   email: string;
@@ -100,6 +112,9 @@ describe('feedback tickets in the console against the real server', () => {
     email = await file(bo, { category: 'account', title: '无法修改邮箱', description: '修改邮箱时一直提示错误。' });
     bulk.push(await file(bo, { category: 'suggestion', title: 'Bulk one: dark mode', description: 'Please add a dark mode.' }));
     bulk.push(await file(bo, { category: 'suggestion', title: 'Bulk two: widgets', description: 'Please add widgets.' }));
+    // Waiting for Ann: the longest status label, and a paused SLA clock.
+    const pending = await server.api('PUT', `/api/admin/ticket/${map.id}`, { token: admin, body: { status: 'pending_customer' } });
+    if (pending.body.code !== 0) throw new Error(JSON.stringify(pending.body));
   });
 
   afterAll(async () => {
@@ -111,7 +126,8 @@ describe('feedback tickets in the console against the real server', () => {
   describe('en-US, dark', () => {
     let session: Opened;
     beforeAll(async () => {
-      session = await openSignedIn(browser, server, '/ticket/list', { locale: 'en-US', theme: 'dark' });
+      // 1280 px wide with the longer English labels: the narrowest desktop the columns are laid out for.
+      session = await openSignedIn(browser, server, '/ticket/list', { locale: 'en-US', theme: 'dark', width: 1280 });
     });
     afterAll(async () => {
       await session?.context.close();
@@ -126,6 +142,8 @@ describe('feedback tickets in the console against the real server', () => {
       expect(bladeRow).toMatch(/Ann Becker[\s\S]*E2E-TKT-0001[\s\S]*New[\s\S]*Normal[\s\S]*Unassigned[\s\S]*left/);
       expect(await row(page, email.title).count()).toBe(1);
       await expect.poll(() => page.locator('.arco-pagination-total-text:visible').innerText(), SETTLE).toMatch(/7 tickets/);
+      expect(await row(page, map.title).innerText()).toMatch(/Pending customer[\s\S]*Paused/);
+      expect(await clippedCells(page)).toEqual([]);
       expect(await row(page, blade.title).getByRole('link', { name: `Open mower ${SN} in the device list` }).count()).toBe(1);
 
       // Full-text keyword: both blade tickets, nothing else.
@@ -288,6 +306,8 @@ describe('feedback tickets in the console against the real server', () => {
       await row(page, email.title).waitFor();
       expect(await row(page, email.title).innerText()).toMatch(/Bo Wang[\s\S]*新建[\s\S]*普通[\s\S]*未分配[\s\S]*剩余/);
       expect(await untranslatedKeys(page)).toEqual([]);
+      expect(await clippedCells(page)).toEqual([]);
+      await shot(page, 'ticket-list.zh-CN.light');
 
       for (const t of bulk) await row(page, t.title).locator('label.arco-checkbox').click();
       const bar = page.getByTestId('ticket-bulk');
