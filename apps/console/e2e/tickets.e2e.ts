@@ -341,6 +341,9 @@ describe('feedback tickets in the console against the real server', () => {
       expect(await untranslatedKeys(page)).toEqual([]);
       await shot(page, 'ticket-detail.zh-CN.light');
       expect(errors).toEqual([]);
+    } catch (e) {
+      await shot(page, 'ticket.zh-CN.failed');
+      throw e;
     } finally {
       await context.close();
     }

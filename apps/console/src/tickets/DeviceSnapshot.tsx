@@ -1,4 +1,4 @@
-import { Descriptions, Empty, Space, Table, Tag, Typography } from '@arco-design/web-react';
+import { Descriptions, Empty, Space, Tag, Typography } from '@arco-design/web-react';
 import { Link } from 'react-router';
 import type { TicketDeviceSnapshot } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
@@ -49,20 +49,23 @@ export function DeviceSnapshot({ device }: { device: TicketDeviceSnapshot }) {
       {device.events.length === 0 ? (
         <Empty description={t('ticket.device.noEvents')} />
       ) : (
-        <Table<SnapEvent>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          border={false}
-          data={device.events}
-          data-testid="ticket-device-events"
-          columns={[
-            { title: t('ticket.device.code'), dataIndex: 'code', width: 150, render: (code: string) => <span className="ticket-mono">{code}</span> },
-            { title: t('ticket.device.severity'), dataIndex: 'severity', width: 90, render: (s: string) => <Tag color={severityColor[s] ?? 'gray'}>{t(`devices.severity.${s}`)}</Tag> },
-            { title: t('ticket.device.message'), dataIndex: 'message', ellipsis: true, render: (m: string) => <span title={m}>{m || '-'}</span> },
-            { title: t('ticket.device.lastAt'), dataIndex: 'lastAt', width: 170, render: (at: string) => dateTime(at) },
-          ]}
-        />
+        <ul className="ticket-snap-list" data-testid="ticket-device-events">
+          {device.events.map((e: SnapEvent) => (
+            <li key={e.id}>
+              <Space size={8} wrap>
+                <span className="ticket-mono">{e.code}</span>
+                <Tag size="small" color={severityColor[e.severity] ?? 'gray'}>
+                  {t(`devices.severity.${e.severity}`)}
+                </Tag>
+                {e.occurrences > 1 ? <Typography.Text type="secondary">×{e.occurrences}</Typography.Text> : null}
+              </Space>
+              {e.message ? <div className="ticket-entry-body">{e.message}</div> : null}
+              <Typography.Text type="secondary" className="ticket-snap-time">
+                {t('ticket.device.lastAt')}: {dateTime(e.lastAt)}
+              </Typography.Text>
+            </li>
+          ))}
+        </ul>
       )}
       <Typography.Title heading={6} className="ticket-subtitle">
         {t('ticket.device.runsTitle')}
@@ -70,25 +73,20 @@ export function DeviceSnapshot({ device }: { device: TicketDeviceSnapshot }) {
       {device.runs.length === 0 ? (
         <Empty description={t('ticket.device.noRuns')} />
       ) : (
-        <Table<SnapRun>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          border={false}
-          data={device.runs}
-          data-testid="ticket-device-runs"
-          columns={[
-            { title: t('ticket.device.startedAt'), dataIndex: 'startedAt', width: 170, render: (at: string) => dateTime(at) },
-            {
-              title: t('ticket.device.result'),
-              dataIndex: 'result',
-              width: 120,
-              render: (r: SnapRun['result'], run) => (r ? <Tag color={resultColor[r]}>{t(`task.result.${r}`)}</Tag> : <Tag>{t(`task.status.${run.status}`)}</Tag>),
-            },
-            { title: t('ticket.device.fault'), dataIndex: 'faultCode', width: 130, render: (c: string | null) => (c ? <span className="ticket-mono">{c}</span> : '-') },
-            { title: t('ticket.device.progress'), dataIndex: 'progressPercent', width: 80, align: 'right', render: (p: number) => `${Math.round(p)}%` },
-          ]}
-        />
+        <ul className="ticket-snap-list" data-testid="ticket-device-runs">
+          {device.runs.map((run: SnapRun) => (
+            <li key={run.id}>
+              <Space size={8} wrap>
+                {run.result ? <Tag size="small" color={resultColor[run.result]}>{t(`task.result.${run.result}`)}</Tag> : <Tag size="small">{t(`task.status.${run.status}`)}</Tag>}
+                {run.faultCode ? <span className="ticket-mono">{run.faultCode}</span> : null}
+                <Typography.Text type="secondary">{`${Math.round(run.progressPercent)}%`}</Typography.Text>
+              </Space>
+              <Typography.Text type="secondary" className="ticket-snap-time">
+                {t('ticket.device.startedAt')}: {dateTime(run.startedAt)}
+              </Typography.Text>
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -40,9 +40,7 @@ export function TicketBulkBar({ selected, onDone }: { selected: number[]; onDone
           icon={<IconUserAdd />}
           disabled={assignee === undefined}
           loading={bulk.isPending && bulk.variables?.action === 'assign'}
-          onClick={() =>
-            bulk.mutate({ action: 'assign', ids: selected, assigneeId: assignee === NOBODY ? null : assignee! }, { onSuccess: report })
-          }
+          onClick={() => void bulk.mutateAsync({ action: 'assign', ids: selected, assigneeId: assignee === NOBODY ? null : assignee! }).then(report, () => {})}
         >
           {t('ticket.bulk.assign')}
         </Button>

@@ -27,15 +27,13 @@ export function TicketComposer({ ticket }: { ticket: TicketDetail }) {
   const send = () => {
     const body: TicketReplyBody = { body: text.trim(), internal };
     if (!internal && then !== KEEP) body.status = then as NonNullable<TicketReplyBody['status']>;
-    reply.mutate(
-      { id: ticket.id, body },
-      {
-        onSuccess: () => {
-          Message.success(t(internal ? 'ticket.composer.noted' : 'ticket.composer.sent'));
-          setText('');
-          setThen(KEEP);
-        },
+    void reply.mutateAsync({ id: ticket.id, body }).then(
+      () => {
+        Message.success(t(internal ? 'ticket.composer.noted' : 'ticket.composer.sent'));
+        setText('');
+        setThen(KEEP);
       },
+      () => {},
     );
   };
 

@@ -82,7 +82,7 @@ export default function TicketDetailPage() {
 
   if (id === undefined) {
     return (
-      <Card title={t('menu.ticket.detail')}>
+      <Card title={t('menu.ticket.detail')} className="ticket-page">
         <div data-testid="ticket-detail-none">
           <Empty description={t('ticket.detail.noId')} />
         </div>
@@ -95,7 +95,7 @@ export default function TicketDetailPage() {
   if (!ticket) {
     const missing = query.error instanceof ApiError && query.error.httpStatus === 404;
     return (
-      <Card title={t('menu.ticket.detail')}>
+      <Card title={t('menu.ticket.detail')} className="ticket-page">
         {query.isError ? (
           <div data-testid="ticket-detail-error">
             <Empty description={t(missing ? 'ticket.detail.notFound' : 'ticket.loadFailed')} />
@@ -110,7 +110,7 @@ export default function TicketDetailPage() {
   }
 
   return (
-    <div className="ticket-detail" data-testid="ticket-detail" data-ticket-id={ticket.id}>
+    <div className="ticket-detail ticket-page" data-testid="ticket-detail" data-ticket-id={ticket.id}>
       <Card>
         <div className="ticket-header">
           <Link to={listPath} aria-label={t('ticket.detail.toList')} className="ticket-back">

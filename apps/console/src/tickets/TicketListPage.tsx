@@ -37,6 +37,7 @@ export default function TicketListPage() {
 
   return (
     <Card
+      className="ticket-page"
       title={t('menu.ticket.list')}
       extra={
         <Permission roles={permissions.ticketAdmin}>

@@ -13,7 +13,8 @@ export function TicketProperties({ ticket }: { ticket: TicketDetail }) {
   const me = useSession((s) => s.user?.id);
   const assignees = useAssignees();
   const update = useUpdateTicket();
-  const save = (body: TicketUpdateBody) => update.mutate({ id: ticket.id, body }, { onSuccess: () => Message.success(t('ticket.saved')) });
+  // mutateAsync: its answer arrives even when a refetch re-renders the page meanwhile; failures toast through the request policy.
+  const save = (body: TicketUpdateBody) => void update.mutateAsync({ id: ticket.id, body }).then(() => Message.success(t('ticket.saved')), () => {});
   const assigneeOptions = [{ value: NOBODY, label: t('ticket.unassigned') }, ...(assignees.data ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.username})` }))];
   // The current assignee stays choosable even when the list no longer holds them (disabled since).
   if (ticket.assignee && !assigneeOptions.some((o) => o.value === ticket.assignee!.id)) assigneeOptions.push({ value: ticket.assignee.id, label: ticket.assignee.name });

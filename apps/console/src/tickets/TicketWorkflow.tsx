@@ -65,17 +65,15 @@ function MergeModal({ ticket, visible, onClose }: { ticket: TicketDetail; visibl
   };
 
   const confirm = () =>
-    merge.mutate(
-      { id: ticket.id, intoId: target!.id },
-      {
-        onSuccess: () => {
-          Message.success(t('ticket.merge.done', { from: ticketNumber(ticket.number), into: ticketNumber(target!.number) }));
-          const into = target!.id;
-          reset();
-          onClose();
-          navigate(detailPath(into));
-        },
+    void merge.mutateAsync({ id: ticket.id, intoId: target!.id }).then(
+      () => {
+        Message.success(t('ticket.merge.done', { from: ticketNumber(ticket.number), into: ticketNumber(target!.number) }));
+        const into = target!.id;
+        reset();
+        onClose();
+        navigate(detailPath(into));
       },
+      () => {},
     );
 
   return (
