@@ -233,6 +233,55 @@ export class AppUserSim {
     await this.api('PUT', '/api/app/v1/user/profile', rng() < 0.5 ? { phone } : { name: this.plan.name, phone });
   }
 
+  /**
+   * Files feedback (`POST /api/app/v1/feedback`): JSON, or multipart when there are attachments
+   * (screenshots, logs: at most 6). The app's version and OS travel as headers.
+   */
+  async fileFeedback(
+    body: { category: 'device' | 'app' | 'account' | 'suggestion' | 'other'; title: string; description: string; sn?: string },
+    attachments: Array<{ name: string; bytes: Uint8Array }> = [],
+    client = { version: '3.4.0 (fleet-sim)', os: 'Android 15' },
+  ): Promise<{ id: number; number: number; status: string }> {
+    const headers: Record<string, string> = { 'accept-language': this.plan.locale, 'user-agent': 'mowerline-fleet-sim (app user)', 'x-app-version': client.version, 'x-app-os': client.os };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let payload: string | FormData;
+    if (attachments.length === 0) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    } else {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(body)) if (value !== undefined) form.append(key, value);
+      for (const a of attachments) form.append('file', new Blob([a.bytes]), a.name);
+      payload = form;
+    }
+    const res = await fetch(new URL('/api/app/v1/feedback', this.baseUrl), { method: 'POST', headers, body: payload, signal: this.signal });
+    const envelope = (await res.json()) as Envelope<{ id: number; number: number; status: string }>;
+    if (envelope.code !== 0) throw new HttpError(res.status, envelope.code, `POST /api/app/v1/feedback: ${envelope.msg} (${envelope.code})`);
+    return envelope.data;
+  }
+
+  /** The own tickets, latest activity first. */
+  listFeedback(page = 1) {
+    return this.api<{ list: Array<{ id: number; status: string; canRate: boolean; rating: unknown; lastActivityAt: string }>; total: number }>('GET', `/api/app/v1/feedback?page=${page}&pageSize=20`);
+  }
+
+  /** One own ticket with its public thread. */
+  feedback(id: number) {
+    return this.api<{ id: number; status: string; entries: Array<{ kind: string; body: string; createdAt: string }> }>('GET', `/api/app/v1/feedback/${id}`);
+  }
+
+  replyFeedback(id: number, body: string) {
+    return this.api('POST', `/api/app/v1/feedback/${id}/reply`, { body });
+  }
+
+  rateFeedback(id: number, score: number, comment = '') {
+    return this.api('POST', `/api/app/v1/feedback/${id}/rating`, { score, comment });
+  }
+
+  reopenFeedback(id: number, reason = '') {
+    return this.api('POST', `/api/app/v1/feedback/${id}/reopen`, { reason });
+  }
+
   async signOut(): Promise<void> {
     if (this.token) await this.api('POST', '/api/app/v1/user/logout');
     this.token = undefined;

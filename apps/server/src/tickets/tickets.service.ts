@@ -224,6 +224,8 @@ export async function updateTicket(db: Db, id: number, actor: Actor, body: Ticke
   const at = now();
   if (body.status !== undefined) requireTransition(row, body.status);
   const assigneeName = body.assigneeId ? await requireAssignee(db, body.assigneeId) : '';
+  // Read before the transaction: PGlite has one connection, and the transaction holds it.
+  const targets = body.priority !== undefined ? await slaTargets(db) : [];
   const after = await db.transaction(async (tx) => {
     let set: Set = {};
     if (body.status !== undefined && body.status !== row.status) {
@@ -231,7 +233,7 @@ export async function updateTicket(db: Db, id: number, actor: Actor, body: Ticke
       await history(tx, id, actor, 'status', row.status, body.status, at);
     }
     if (body.priority !== undefined && body.priority !== row.priority) {
-      const dues = dueTimes(await slaTargets(db), body.priority, row.createdAt, (set.slaPausedS as number | undefined) ?? row.slaPausedS);
+      const dues = dueTimes(targets, body.priority, row.createdAt, (set.slaPausedS as number | undefined) ?? row.slaPausedS);
       Object.assign(set, { priority: body.priority, ...dues });
       await history(tx, id, actor, 'priority', row.priority, body.priority, at);
     }

@@ -14,7 +14,8 @@ const fields = { category: 'device', title: 'Screenshot', description: 'see the 
 async function exifJpeg(): Promise<Uint8Array> {
   const buf = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 30, b: 30 } } })
     .jpeg()
-    .withExif({ IFD0: { Copyright: 'GPS-OWNER-SECRET', Orientation: '6' } })
+    .withMetadata({ orientation: 6 })
+    .withExifMerge({ IFD0: { Copyright: 'GPS-OWNER-SECRET' } })
     .toBuffer();
   return new Uint8Array(buf);
 }
@@ -43,6 +44,7 @@ describe('ticket attachments: sniffed, re-encoded without EXIF, thumbnailed; ref
   it('stores a screenshot without EXIF, upright, with a thumbnail, and a UTF-8 log; both sides can download', async () => {
     const jpeg = await exifJpeg();
     expect(Buffer.from(jpeg).includes('GPS-OWNER-SECRET')).toBe(true);
+    expect((await sharp(jpeg).metadata()).orientation).toBe(6);
     const log = new TextEncoder().encode('2026-11-23 boot ok\nmotor: überlast ✓\n');
     const res = await fileFeedback(server, user.token, fields, [
       // Names and claimed types are not believed: the bytes decide.

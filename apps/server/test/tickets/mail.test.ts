@@ -6,6 +6,7 @@ import { emailLogs } from '../../src/email/email.sql.ts';
 import { messages } from '../../src/messages/messages.sql.ts';
 import type { TestServer } from '../harness.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
+import { waitFor } from '../devices/fixtures.ts';
 import { confirmedAppUser } from '../end-users/fixtures.ts';
 import { startTicketServer } from './fixtures.ts';
 
@@ -49,7 +50,8 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
     expect(mail.raw).not.toContain('INTERNAL-ONLY');
     const replyTo = /^Reply-To:\s*(.+)$/im.exec(mail.raw)?.[1]?.trim().replace(/^<|>$/g, '') ?? '';
     expect(replyTo).toMatch(new RegExp(`^reply\\+${t.id}\\.[0-9a-f]{32}@replies\\.mowerline\\.test$`));
-    const [logged] = await server.ctx.db.select().from(emailLogs).where(and(eq(emailLogs.to, user.email), eq(emailLogs.template, 'ticket-reply')));
+    // The log row is written once the relay has answered, a moment after the receiver has the mail.
+    const logged = await waitFor(async () => (await server.ctx.db.select().from(emailLogs).where(and(eq(emailLogs.to, user.email), eq(emailLogs.template, 'ticket-reply'))))[0], 30_000, 'email log row');
     expect(logged).toMatchObject({ status: 'sent', subject: `[#${t.number}] Mower stops` });
 
     await mailIn(user.email, replyTo, 'The wire was cut, fixed now.\n\nOn Mon, 23 Nov 2026 Mowerline wrote:\n> Please check the boundary wire.\n> INTERNAL?');
