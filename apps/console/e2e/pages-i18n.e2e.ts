@@ -19,6 +19,10 @@ const pages = [
   { hash: '/task/task-list', ready: '[data-testid=task-schedule-empty]' },
   { hash: '/task/task-record', ready: '[data-testid=task-run-empty]' },
   { hash: '/task/task-fault', ready: '[data-testid=task-fault-groups-empty]' },
+  { hash: '/ticket/list', ready: 'td [data-status=new]' },
+  { hash: '/ticket/detail?id=1', ready: '[data-testid=ticket-thread]' },
+  // Without an id the detail says so and points to the list.
+  { hash: '/ticket/detail', ready: '[data-testid=ticket-detail-none]' },
 ];
 
 /**
@@ -42,6 +46,13 @@ describe('pages in both languages and both themes', () => {
       body: { email: 'mere@example.com', password: 'Garden#Path7', name: 'Mere Tane', country: 'NZ', city: 'Auckland', locale: 'en-US', timeZone: 'Pacific/Auckland' },
     });
     await server.api('POST', `/api/admin/end-user/${appUser.body.data.id}/confirm`, { token: admin });
+    // Mere files feedback from the app, for the /ticket pages.
+    const login = await server.api<{ access_token: string }>('POST', '/api/app/v1/user/login', { body: { email: 'mere@example.com', password: 'Garden#Path7' } });
+    const filed = await server.api('POST', '/api/app/v1/feedback', {
+      token: login.body.data.access_token,
+      body: { category: 'app', title: 'Schedule not saved', description: 'The schedule resets after I save it.' },
+    });
+    if (filed.body.code !== 0) throw new Error(JSON.stringify(filed.body));
   });
 
   afterAll(async () => {

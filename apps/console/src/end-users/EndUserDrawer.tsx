@@ -137,9 +137,15 @@ export function EndUserDrawer({ id, onClose }: { id: number | undefined; onClose
           <Devices devices={user.devices} onLeave={onClose} />
           <div className="device-detail-section end-user-section-row">
             <span>{t('endUser.section.activity')}</span>
-            <Link to={`/operation/user-log?userId=${user.id}`} onClick={onClose}>
-              {t('endUser.activity.all')}
-            </Link>
+            <span>
+              <Link to={`/operation/user-log?userId=${user.id}`} onClick={onClose}>
+                {t('endUser.activity.all')}
+              </Link>
+              {' · '}
+              <Link to={`/ticket/list?userId=${user.id}`} onClick={onClose}>
+                {t('ticket.ofUser')}
+              </Link>
+            </span>
           </div>
           <ActivityTable rows={user.activity} />
         </div>

@@ -1,8 +1,8 @@
-import { useMemo, useRef, useState } from 'react';
-import { Button, Card, Message } from '@arco-design/web-react';
+import { useState } from 'react';
+import { Button, Card } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { permissions } from '@mowerline/contract';
-import { CursorPages } from '../devices/cursor-pages.ts';
+import { useCursorList, useExport } from '../devices/use-cursor-list.ts';
 import { useUrlFilters } from '../router/use-url-filters.ts';
 import { useT } from '../locale/i18n.ts';
 import { Permission } from '../permission/Permission.tsx';
@@ -21,33 +21,18 @@ function filterFromUrl(params: URLSearchParams): EndUserFilterValues {
 /** Operation → users: the app's users, filtered and paged on the server; CSV export; detail drawer with support actions. */
 export default function EndUserListPage() {
   const t = useT();
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useUrlFilters(filterFromUrl, () => setPage(1));
-  const [pageSize, setPageSize] = useState(20);
+  const [filters, setFilters] = useUrlFilters(filterFromUrl);
   const [openId, setOpenId] = useState<number>();
-  const [exporting, setExporting] = useState(false);
-  const cursors = useRef(new CursorPages()).current;
-  cursors.reset(JSON.stringify({ filters, pageSize }));
-  const query = useMemo(() => ({ ...filters, pageSize, ...cursors.paramsFor(page) }), [filters, pageSize, page, cursors]);
-  const list = useEndUserList(query);
-  if (list.data && !list.isPlaceholderData) cursors.remember(page, list.data.nextCursor);
+  const { list, ...paging } = useCursorList(filters, useEndUserList);
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await downloadEndUsers(filters);
-      Message.success(t('endUser.exported'));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const csv = useExport(() => downloadEndUsers(filters), t('endUser.exported'));
 
   return (
     <Card
       title={t('menu.operation.user')}
       extra={
         <Permission roles={permissions.endUsersAdmin}>
-          <Button icon={<IconDownload />} loading={exporting} onClick={() => void exportCsv().catch(() => {})}>
+          <Button icon={<IconDownload />} loading={csv.exporting} onClick={csv.run}>
             {t('endUser.do.export')}
           </Button>
         </Permission>
@@ -55,21 +40,11 @@ export default function EndUserListPage() {
     >
       <EndUserFilters
         value={filters}
-        onChange={(next) => {
-          setFilters(next);
-          setPage(1);
-        }}
+        onChange={setFilters}
       />
       <EndUserTable
         data={list.data}
-        loading={list.isLoading || (list.isFetching && list.isPlaceholderData)}
-        error={list.isError && !list.data}
-        page={page}
-        pageSize={pageSize}
-        onPage={(nextPage, nextSize) => {
-          setPage(nextSize === pageSize ? nextPage : 1);
-          setPageSize(nextSize);
-        }}
+        {...paging}
         onOpen={setOpenId}
       />
       <EndUserDrawer id={openId} onClose={() => setOpenId(undefined)} />

@@ -1,8 +1,7 @@
-import { useMemo, useRef, useState } from 'react';
-import { Button, Card, Message, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Card, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { permissions, type UserLog } from '@mowerline/contract';
-import { CursorPages } from '../devices/cursor-pages.ts';
+import { useCursorList, useExport } from '../devices/use-cursor-list.ts';
 import { useUrlFilters } from '../router/use-url-filters.ts';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
@@ -34,25 +33,9 @@ export default function UserLogPage() {
   const locale = useLocaleStore((s) => s.locale);
   const { dateTime } = useFormatTime();
   const pinned = useSettings((s) => s.device !== 'mobile');
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useUrlFilters(filterFromUrl, () => setPage(1));
-  const [pageSize, setPageSize] = useState(20);
-  const [exporting, setExporting] = useState(false);
-  const cursors = useRef(new CursorPages()).current;
-  cursors.reset(JSON.stringify({ filters, pageSize }));
-  const query = useMemo(() => ({ ...filters, pageSize, ...cursors.paramsFor(page) }), [filters, pageSize, page, cursors]);
-  const log = useUserLog(query);
-  if (log.data && !log.isPlaceholderData) cursors.remember(page, log.data.nextCursor);
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await downloadUserLog(filters);
-      Message.success(t('userLog.exported'));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const [filters, setFilters] = useUrlFilters(filterFromUrl);
+  const { list: log, page, pageSize, loading, onPage } = useCursorList(filters, useUserLog);
+  const csv = useExport(() => downloadUserLog(filters), t('userLog.exported'));
 
   const columns: TableColumnProps<UserLog>[] = [
     { title: t('userLog.column.at'), dataIndex: 'at', width: 180, render: (at: string) => dateTime(at) },
@@ -85,7 +68,7 @@ export default function UserLogPage() {
       title={t('menu.operation.userLog')}
       extra={
         <Permission roles={permissions.endUsersAdmin}>
-          <Button icon={<IconDownload />} loading={exporting} onClick={() => void exportCsv().catch(() => {})}>
+          <Button icon={<IconDownload />} loading={csv.exporting} onClick={csv.run}>
             {t('userLog.export')}
           </Button>
         </Permission>
@@ -93,16 +76,13 @@ export default function UserLogPage() {
     >
       <UserLogFilters
         value={filters}
-        onChange={(next) => {
-          setFilters(next);
-          setPage(1);
-        }}
+        onChange={setFilters}
       />
       <Table
         rowKey="id"
         columns={columns}
         data={log.data?.list ?? []}
-        loading={log.isLoading || (log.isFetching && log.isPlaceholderData)}
+        loading={loading}
         border={false}
         scroll={{ x: 1200 }}
         data-testid="user-log-table"
@@ -121,11 +101,7 @@ export default function UserLogPage() {
           sizeOptions: [10, 20, 50, 100],
           showTotal: () => t(log.data?.totalExact === false ? 'endUser.totalAbout' : 'endUser.total', { total: total.toLocaleString() }),
         }}
-        onChange={(pagination) => {
-          const nextSize = pagination.pageSize ?? pageSize;
-          setPage(nextSize === pageSize ? (pagination.current ?? 1) : 1);
-          setPageSize(nextSize);
-        }}
+        onChange={(pagination) => onPage(pagination.current ?? 1, pagination.pageSize ?? pageSize)}
       />
     </Card>
   );

@@ -12,6 +12,7 @@ import { KeepAlivePages } from './KeepAlivePages.tsx';
 import { MenuTree } from './MenuTree.tsx';
 import { Navbar } from './Navbar.tsx';
 import { TabBar } from './TabBar.tsx';
+import { useTabBar } from './tab-bar.store.ts';
 import { useResponsive } from './useResponsive.ts';
 import './layout.css';
 
@@ -30,9 +31,11 @@ export default function Layout() {
   const menuWidth = s.menuCollapse ? COLLAPSED_WIDTH : s.menuWidth;
   const selectedMenu = page?.activeMenu ?? page?.name;
 
+  // A page that names its tab (a ticket's number and title) names the window too.
+  const tabLabel = useTabBar((state) => state.tagList.find((tab) => tab.name === page?.name)?.label);
   useEffect(() => {
-    document.title = page ? `${t(page.locales.at(-1)!)} · ${t('app.name')}` : t('app.name');
-  }, [page, t]);
+    document.title = page ? `${tabLabel ?? t(page.locales.at(-1)!)} · ${t('app.name')}` : t('app.name');
+  }, [page, t, tabLabel]);
 
   return (
     <ArcoLayout className="layout">

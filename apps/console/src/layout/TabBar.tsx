@@ -90,7 +90,7 @@ export function TabBar({ current }: { current?: string }) {
               data-cached={tabs.cacheTabList.includes(tab.name)}
             >
               <span className="tab-bar-dot" />
-              {t(tab.title)}
+              {tab.label ?? t(tab.title)}
             </Tag>
           </Dropdown>
         ))}

@@ -3,6 +3,7 @@ import * as tabs from './tab-bar.ts';
 
 interface TabBarStore extends tabs.TabsState {
   record(tab: tabs.TabItem): void;
+  label(name: string, fullPath: string, label: string | undefined): void;
   close(name: string): void;
   closeOthers(name: string): void;
   closeLeft(name: string): void;
@@ -17,6 +18,7 @@ interface TabBarStore extends tabs.TabsState {
 export const useTabBar = create<TabBarStore>((set) => ({
   ...tabs.initialTabs(),
   record: (tab) => set((s) => tabs.recordTab(s, tab)),
+  label: (name, fullPath, label) => set((s) => tabs.labelTab(s, name, fullPath, label)),
   close: (name) => set((s) => tabs.closeTab(s, name)),
   closeOthers: (name) => set((s) => tabs.closeOthers(s, name)),
   closeLeft: (name) => set((s) => tabs.closeLeft(s, name)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeAll, closeLeft, closeOthers, closeRight, closeTab, DEFAULT_TAB, initialTabs, neighbourAfterClose, recordTab, uncache, type TabItem } from './tab-bar.ts';
+import { closeAll, closeLeft, closeOthers, closeRight, closeTab, DEFAULT_TAB, initialTabs, labelTab, neighbourAfterClose, recordTab, uncache, type TabItem } from './tab-bar.ts';
 
 const tab = (name: string, extra: Partial<TabItem> = {}): TabItem => ({ title: `menu.${name}`, name, fullPath: `/x/${name}`, query: {}, ignoreCache: false, ...extra });
 const names = (s: { tagList: TabItem[] }) => s.tagList.map((t) => t.name);
@@ -35,5 +35,16 @@ describe('tab bar (spec §3)', () => {
     for (const n of ['a', 'b']) s = recordTab(s, tab(n));
     expect(neighbourAfterClose(s, 'b').name).toBe('a');
     expect(neighbourAfterClose(s, 'a').name).toBe('workplace');
+  });
+
+  it('keeps a label a page gives its tab until the tab shows another location', () => {
+    let s = recordTab(initialTabs(), tab('detail', { fullPath: '/t/detail?id=1' }));
+    s = labelTab(s, 'detail', '/t/detail?id=1', '#1001 Blade stuck');
+    s = recordTab(s, tab('detail', { fullPath: '/t/detail?id=1' }));
+    expect(s.tagList[1]!.label).toBe('#1001 Blade stuck');
+    // A late answer for a ticket no longer shown names nothing.
+    s = recordTab(s, tab('detail', { fullPath: '/t/detail?id=2' }));
+    expect(s.tagList[1]!.label).toBeUndefined();
+    expect(labelTab(s, 'detail', '/t/detail?id=1', '#1001 Blade stuck')).toBe(s);
   });
 });

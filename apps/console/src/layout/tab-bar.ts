@@ -7,6 +7,8 @@ export interface TabItem {
   fullPath: string;
   query: Record<string, string>;
   ignoreCache: boolean;
+  /** What the page itself calls this tab once its data is in (`#1234 Blade stuck`), drawn instead of `title`. */
+  label?: string;
 }
 
 /** Spec §3: the default tab is workplace; it is always first and cannot be closed. */
@@ -34,10 +36,18 @@ export function recordTab(state: TabsState, tab: TabItem): TabsState {
   if (index >= 0) {
     const current = state.tagList[index]!;
     if (current.fullPath === tab.fullPath) return { ...state, cacheTabList: withCache(state.cacheTabList, tab) };
-    const tagList = state.tagList.with(index, { ...current, fullPath: tab.fullPath, query: tab.query });
+    // Another location of the page (another ticket): its own label comes when its page has it.
+    const tagList = state.tagList.with(index, { ...current, fullPath: tab.fullPath, query: tab.query, label: undefined });
     return { tagList, cacheTabList: withCache(state.cacheTabList, tab) };
   }
   return { tagList: [...state.tagList, tab], cacheTabList: withCache(state.cacheTabList, tab) };
+}
+
+/** Names the tab of `name` at `fullPath` (a later location of the page keeps the label out). */
+export function labelTab(state: TabsState, name: string, fullPath: string, label: string | undefined): TabsState {
+  const index = state.tagList.findIndex((t) => t.name === name && t.fullPath === fullPath);
+  if (index < 0 || state.tagList[index]!.label === label) return state;
+  return { ...state, tagList: state.tagList.with(index, { ...state.tagList[index]!, label }) };
 }
 
 /** Keeps the tabs `keep` says yes to (and always the default tab); their pages stay cached, the others are dropped. */

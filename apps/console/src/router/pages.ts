@@ -31,4 +31,6 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'task-list': lazy(() => import('../tasks/TaskListPage.tsx')),
   'task-record': lazy(() => import('../tasks/TaskRecordPage.tsx')),
   'task-fault': lazy(() => import('../tasks/TaskFaultPage.tsx')),
+  'ticket-list': lazy(() => import('../tickets/TicketListPage.tsx')),
+  'ticket-detail': lazy(() => import('../tickets/TicketDetailPage.tsx')),
 };

@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Card, Message } from '@arco-design/web-react';
+import { useEffect, useState } from 'react';
+import { Button, Card } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { useSearchParams } from 'react-router';
 import { permissions } from '@mowerline/contract';
-import { CursorPages } from '../devices/cursor-pages.ts';
+import { useCursorList, useExport } from '../devices/use-cursor-list.ts';
 import { useUrlFilters } from '../router/use-url-filters.ts';
 import { useT } from '../locale/i18n.ts';
 import { Permission } from '../permission/Permission.tsx';
@@ -23,39 +23,24 @@ function filterFromUrl(params: URLSearchParams): RunFilterValues {
 export default function TaskRecordPage() {
   const t = useT();
   const [params] = useSearchParams();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
-  const [filters, setFilters] = useUrlFilters(filterFromUrl, () => setPage(1));
+  const [filters, setFilters] = useUrlFilters(filterFromUrl);
   const [openId, setOpenId] = useState<number>();
-  const [exporting, setExporting] = useState(false);
   const linkedId = Number(params.get('id')) || undefined;
   const search = params.toString();
   // Every arrival through a link with `?id=` opens that run, also when the page was open already.
   useEffect(() => {
     if (linkedId) setOpenId(linkedId);
   }, [linkedId, search]);
-  const cursors = useRef(new CursorPages()).current;
-  cursors.reset(JSON.stringify({ filters, pageSize }));
-  const query = useMemo(() => ({ ...filters, pageSize, ...cursors.paramsFor(page) }), [filters, pageSize, page, cursors]);
-  const list = useRuns(query);
-  if (list.data && !list.isPlaceholderData) cursors.remember(page, list.data.nextCursor);
+  const { list, ...paging } = useCursorList(filters, useRuns);
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await downloadRuns(filters);
-      Message.success(t('taskRun.exported'));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const csv = useExport(() => downloadRuns(filters), t('taskRun.exported'));
 
   return (
     <Card
       title={t('menu.task.record')}
       extra={
         <Permission roles={permissions.taskExport}>
-          <Button icon={<IconDownload />} loading={exporting} onClick={() => void exportCsv().catch(() => {})}>
+          <Button icon={<IconDownload />} loading={csv.exporting} onClick={csv.run}>
             {t('taskRun.do.export')}
           </Button>
         </Permission>
@@ -63,21 +48,11 @@ export default function TaskRecordPage() {
     >
       <RunFilters
         value={filters}
-        onChange={(next) => {
-          setFilters(next);
-          setPage(1);
-        }}
+        onChange={setFilters}
       />
       <RunTable
         data={list.data}
-        loading={list.isLoading || (list.isFetching && list.isPlaceholderData)}
-        error={list.isError && !list.data}
-        page={page}
-        pageSize={pageSize}
-        onPage={(nextPage, nextSize) => {
-          setPage(nextSize === pageSize ? nextPage : 1);
-          setPageSize(nextSize);
-        }}
+        {...paging}
         onOpen={setOpenId}
       />
       <RunDrawer id={openId} onOpen={setOpenId} onClose={() => setOpenId(undefined)} />
