@@ -96,6 +96,17 @@ export const errors = {
   TASK_REVISION_CONFLICT: { code: 46006, http: 409, 'zh-CN': '该计划已被修改（当前版本 {revision}），请刷新后重试', 'en-US': 'The schedule was changed elsewhere (now revision {revision}): reload and try again' },
   TASK_TIME_RANGE: { code: 46007, http: 400, 'zh-CN': '时间范围无效：结束须不早于开始，且最多 {maxDays} 天', 'en-US': 'Invalid time range: the end must not precede the start, and at most {maxDays} days' },
   TASK_COMMAND_REFUSED: { code: 46008, http: 409, 'zh-CN': '割草机拒绝执行：{detail}', 'en-US': 'The mower refused: {detail}' },
+  CONTENT_NOT_FOUND: { code: 48001, http: 404, 'zh-CN': '内容不存在', 'en-US': 'Content not found' },
+  CONTENT_FILE_NOT_FOUND: { code: 48002, http: 404, 'zh-CN': '文件不存在', 'en-US': 'File not found' },
+  CONTENT_FILE_MISSING: { code: 48003, http: 400, 'zh-CN': '请先填写字段 kind，再附上文件（字段 file）', 'en-US': 'Send the field kind first, then the file (field file)' },
+  CONTENT_FILE_TYPE: { code: 48004, http: 415, 'zh-CN': '文件类型不支持（允许：{allowed}），未保存', 'en-US': 'Unsupported file type (allowed: {allowed}); nothing was stored' },
+  CONTENT_FILE_TOO_LARGE: { code: 48005, http: 413, 'zh-CN': '文件超过 {maxMb} MB 上限，未保存', 'en-US': 'The file exceeds the {maxMb} MB limit; nothing was stored' },
+  CONTENT_MEDIA: {
+    code: 48006,
+    http: 400,
+    'zh-CN': '图片帖需要一张上传的图片，视频需要上传的视频或视频链接，文章不带媒体；封面必须是图片',
+    'en-US': 'An image post needs an uploaded image, a video an uploaded video or a URL, an article no media; a cover must be an image',
+  },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

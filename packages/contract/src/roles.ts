@@ -73,6 +73,10 @@ export const permissions = {
   taskCommand: ['admin'],
   /** Run records as CSV (they name owners): a bulk export of personal data. */
   taskExport: ['admin'],
+  /** App content (articles, image posts, videos), its popular lists and chart, read only. */
+  content: ['*'],
+  /** Write, upload, publish and archive app content (operators' daily work, like app-user support). */
+  contentWrite: ['*'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

@@ -82,5 +82,9 @@ export const auditActions = [
   'task.schedule.resend',
   'task.command',
   'task.run.export',
+  'content.create',
+  'content.update',
+  'content.state',
+  'content.file.upload',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -25,6 +25,9 @@ export { appUserApi, endUserApi };
 import { appTaskApi, taskApi, taskStatisticsApi } from './tasks.ts';
 
 export { appTaskApi, taskApi, taskStatisticsApi };
+import { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi } from './content.ts';
+
+export { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -57,6 +60,10 @@ export const api = {
   task: taskApi,
   taskStatistics: taskStatisticsApi,
   appTask: appTaskApi,
+  content: contentApi,
+  contentFile: contentFileApi,
+  appContent: appContentApi,
+  dashboardStatistics: dashboardStatisticsApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */

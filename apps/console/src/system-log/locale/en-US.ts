@@ -71,4 +71,8 @@ export default {
   'audit.action.task.schedule.resend': 'Re-send mower schedule',
   'audit.action.task.command': 'Mowing command',
   'audit.action.task.run.export': 'Export task records',
+  'audit.action.content.create': 'Create content',
+  'audit.action.content.update': 'Edit content',
+  'audit.action.content.state': 'Publish or archive content',
+  'audit.action.content.file.upload': 'Upload a content file',
 };
