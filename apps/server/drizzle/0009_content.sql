@@ -52,4 +52,5 @@ ALTER TABLE "content_views" ADD CONSTRAINT "content_views_user_id_app_users_id_f
 CREATE INDEX "content_daily_day" ON "content_daily" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "content_items_state_type_id" ON "content_items" USING btree ("state","type","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "content_views_once_a_day" ON "content_views" USING btree ("content_id","user_id","day");--> statement-breakpoint
-CREATE INDEX "content_views_user" ON "content_views" USING btree ("user_id");
+CREATE INDEX "content_views_user" ON "content_views" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "content_views_day_user" ON "content_views" USING btree ("day","user_id");

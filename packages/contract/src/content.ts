@@ -159,3 +159,6 @@ export const notifyItemSchema = z.object({
 export type NotifyItem = z.infer<typeof notifyItemSchema>;
 export const notifySchema = z.object({ list: z.array(notifyItemSchema) });
 export type NotifyStats = z.infer<typeof notifySchema>;
+
+/** App users active on the current UTC day: anything in the user log, or a content open. */
+export const activeAppUsersSchema = z.object({ day: z.string(), count: z.number().int().min(0) });

@@ -61,7 +61,7 @@ export const contentViews = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('content_views_once_a_day').on(t.contentId, t.userId, t.day), index('content_views_user').on(t.userId)],
+  (t) => [uniqueIndex('content_views_once_a_day').on(t.contentId, t.userId, t.day), index('content_views_user').on(t.userId), index('content_views_day_user').on(t.day, t.userId)],
 );
 
 /** Opens per item per UTC day, kept in the statement that records a view: charts and popular lists read this, never the views. */

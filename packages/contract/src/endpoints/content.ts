@@ -15,6 +15,7 @@ import {
   contentListQuerySchema,
   contentStateBodySchema,
   contentWriteBodySchema,
+  activeAppUsersSchema,
   notifySchema,
   popularItemSchema,
   popularQuerySchema,
@@ -141,5 +142,13 @@ export const dashboardStatisticsApi = {
     tag: 'statistics',
     summary: "What needs the signed-in staff member's attention: counts with links to the filtered pages (role-aware)",
     response: notifySchema,
+  }),
+  activeAppUsers: endpoint({
+    method: 'GET',
+    path: '/api/admin/statistics/active-app-users',
+    access: staff('endUsers'),
+    tag: 'statistics',
+    summary: 'App users active today (UTC): anything in the user log, or a content open',
+    response: activeAppUsersSchema,
   }),
 };
