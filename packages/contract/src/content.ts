@@ -86,6 +86,8 @@ export const contentListQuerySchema = z
   .extend(pageQuerySchema.shape)
   .strict();
 
+export type ContentListQuery = z.infer<typeof contentListQuerySchema>;
+
 export const contentFileUploadFieldsSchema = z.object({ kind: z.enum(contentFileKinds) }).strict();
 export const contentFileSchema = z.object({
   id: z.number().int(),
