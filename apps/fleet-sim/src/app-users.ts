@@ -210,6 +210,18 @@ export class AppUserSim {
     return created;
   }
 
+  /**
+   * Opens an item of the app's content through the real app API. Popularity is skewed: the list is
+   * newest first and the pick is drawn towards its head (rng³), so a few items get most of the
+   * opens and a newly published one climbs the popular list.
+   */
+  async readContent(rng: () => number): Promise<void> {
+    const page = await this.api<{ list: Array<{ id: number }> }>('GET', '/api/app/v1/content?pageSize=50');
+    if (page.list.length === 0) return;
+    const item = page.list[Math.floor(rng() ** 3 * page.list.length)]!;
+    await this.api('GET', `/api/app/v1/content/${item.id}`);
+  }
+
   /** Now and then an owner adds a short extra run for one zone (an overlap is refused, as in the app). */
   async addSchedule(rng: () => number): Promise<void> {
     const sn = this.plan.owns[Math.floor(rng() * this.plan.owns.length)];
@@ -312,7 +324,16 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
     if (stopped || users.length === 0) return;
     const u = users[Math.floor(rng() * users.length)]!;
     const roll = rng();
-    const work = roll < 0.3 ? u.signOut().then(() => u.signIn()) : roll < 0.7 ? u.refresh().then(() => u.checkDevices()) : roll < 0.85 ? u.refresh().then(() => u.addSchedule(rng)) : u.refresh().then(() => u.editProfile(rng));
+    const work =
+      roll < 0.2
+        ? u.signOut().then(() => u.signIn())
+        : roll < 0.45
+          ? u.refresh().then(() => u.checkDevices())
+          : roll < 0.85
+            ? u.refresh().then(() => u.readContent(rng))
+            : roll < 0.93
+              ? u.refresh().then(() => u.addSchedule(rng))
+              : u.refresh().then(() => u.editProfile(rng));
     visiting = work.catch((err: unknown) => {
       if (!stopped) log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`);
     });
