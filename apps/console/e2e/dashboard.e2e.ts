@@ -40,8 +40,9 @@ describe('workplace and app content', () => {
     try {
       await page.locator('[data-testid=popular-empty]').waitFor(SETTLE);
       await page.locator('[data-testid=content-chart-empty]').waitFor(SETTLE);
-      await page.locator('[data-testid=overview-online]').filter({ hasText: '0 / 0' }).waitFor(SETTLE);
-      await page.locator('[data-testid=overview-app-users]').filter({ hasText: /\b0\b/ }).waitFor(SETTLE);
+      await expect.poll(() => page.locator('[data-testid=overview-online]').innerText(), SETTLE).toMatch(/0 \/ 0/);
+      await expect.poll(() => page.locator('[data-testid=overview-app-users]').innerText(), SETTLE).toMatch(/\b0\b/);
+      await expect.poll(() => page.locator('[data-testid=overview-tasks]').innerText(), SETTLE).toMatch(/\b0\b/);
       for (const type of ['image', 'video'] as const) {
         await page.locator(`[data-testid=popular-tab-${type}]`).click();
         await page.locator('[data-testid=popular-empty]').waitFor(SETTLE);
@@ -110,8 +111,8 @@ describe('workplace and app content', () => {
       await page.getByRole('tab', { name: 'English' }).click();
       await page.locator('[data-testid=content-title-en-US]').fill('Recommended cutting height');
       await page.locator('[data-testid=content-body-en-US]').fill('In summer, **45 mm**. <script>alert(1)</script> [x](javascript:alert(1))');
-      await page.locator('[data-testid=content-preview-toggle]').click();
-      const preview = page.locator('[data-testid=content-preview]:visible');
+      await page.locator('[data-testid=content-preview-toggle-en-US]').click();
+      const preview = page.locator('[data-testid=content-preview-en-US]');
       await preview.locator('strong').waitFor();
       expect(await preview.locator('script, a').count()).toBe(0);
       expect(await preview.innerText()).toContain('<script>alert(1)</script>');

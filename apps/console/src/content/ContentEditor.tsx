@@ -125,7 +125,7 @@ export function ContentEditor({ item, open, onClose }: { item?: ContentItem; ope
                   <Space>
                     {draft.type === 'text' ? t('contentPage.field.markdown') : t('contentPage.field.caption')}
                     {draft.type === 'text' && (
-                      <Button size="mini" type="text" onClick={() => setPreview((p) => !p)} data-testid="content-preview-toggle">
+                      <Button size="mini" type="text" onClick={() => setPreview((p) => !p)} data-testid={`content-preview-toggle-${l}`}>
                         {preview ? t('contentPage.editSource') : t('contentPage.preview')}
                       </Button>
                     )}
@@ -134,7 +134,7 @@ export function ContentEditor({ item, open, onClose }: { item?: ContentItem; ope
               >
                 {preview && draft.type === 'text' ? (
                   // Rendered with raw HTML off and only http(s)/relative links (markdown.ts).
-                  <div className="content-markdown" data-testid="content-preview" dangerouslySetInnerHTML={{ __html: renderMarkdown(draft.body[l]) }} />
+                  <div className="content-markdown" data-testid={`content-preview-${l}`} dangerouslySetInnerHTML={{ __html: renderMarkdown(draft.body[l]) }} />
                 ) : (
                   <Input.TextArea value={draft.body[l]} autoSize={{ minRows: 6, maxRows: 18 }} onChange={(v) => set({ body: { ...draft.body, [l]: v } })} data-testid={`content-body-${l}`} />
                 )}

@@ -212,4 +212,13 @@ describe('app content: publishing, opens, popular lists, content data, notify', 
     for (const item of operatorView.list) expect(item.count).toBeGreaterThan(0);
     expect((await server.api('GET', '/api/admin/statistics/notify')).status).toBe(401);
   });
+
+  it('counts app users active today: a user-log entry or a content open', async () => {
+    const before = await ok(server.api<{ day: string; count: number }>('GET', '/api/admin/statistics/active-app-users', { token: admin }));
+    expect(before.day).toBe(new Date().toISOString().slice(0, 10));
+    // Signing in writes the user log: one more active user.
+    await confirmedAppUser(server, admin);
+    const after = await ok(server.api<{ day: string; count: number }>('GET', '/api/admin/statistics/active-app-users', { token: admin }));
+    expect(after.count).toBe(before.count + 1);
+  });
 });
