@@ -219,6 +219,18 @@ export class AppUserSim {
     return created;
   }
 
+  /**
+   * Opens an item of the app's content through the real app API. Popularity is skewed: the list is
+   * newest first and the pick is drawn towards its head (rng³), so a few items get most of the
+   * opens and a newly published one climbs the popular list.
+   */
+  async readContent(rng: () => number): Promise<void> {
+    const page = await this.api<{ list: Array<{ id: number }> }>('GET', '/api/app/v1/content?pageSize=50');
+    if (page.list.length === 0) return;
+    const item = page.list[Math.floor(rng() ** 3 * page.list.length)]!;
+    await this.api('GET', `/api/app/v1/content/${item.id}`);
+  }
+
   /** Now and then an owner adds a short extra run for one zone (an overlap is refused, as in the app). */
   async addSchedule(rng: () => number): Promise<void> {
     const sn = this.plan.owns[Math.floor(rng() * this.plan.owns.length)];
@@ -368,13 +380,15 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
         ? u.signOut().then(() => u.signIn())
         : roll < 0.45
           ? u.refresh().then(() => u.checkDevices())
-          : roll < 0.55
-            ? u.refresh().then(() => u.addSchedule(rng))
-            : roll < 0.65
-              ? u.refresh().then(() => u.editProfile(rng))
-              : roll < 0.85
-                ? u.refresh().then(() => u.fileFeedback(rng))
-                : u.refresh().then(() => u.followUpFeedback(rng));
+          : roll < 0.6
+            ? u.refresh().then(() => u.readContent(rng))
+            : roll < 0.67
+              ? u.refresh().then(() => u.addSchedule(rng))
+              : roll < 0.72
+                ? u.refresh().then(() => u.editProfile(rng))
+                : roll < 0.88
+                  ? u.refresh().then(() => u.fileFeedback(rng))
+                  : u.refresh().then(() => u.followUpFeedback(rng));
     visiting = work.catch((err: unknown) => {
       if (!stopped) log(`app user ${u.plan.email}: ${err instanceof Error ? err.message : String(err)}`);
     });

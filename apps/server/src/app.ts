@@ -44,6 +44,9 @@ import { createAppGuard } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
 import { taskRoutes } from './tasks/tasks.routes.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
+import { contentRoutes } from './content/content.routes.ts';
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { coreAttentionSources } from './dashboard/attention.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -138,6 +141,9 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     endUserRoutes(scope, ctx);
     taskRoutes(scope, ctx);
     await ticketRoutes(scope, ctx);
+    await contentRoutes(scope, ctx);
+    // The workplace's attention list: each feature with rows that need staff contributes a source.
+    dashboardRoutes(scope, ctx, [...coreAttentionSources]);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {

@@ -109,6 +109,17 @@ export const errors = {
   TICKET_MERGE_SELF: { code: 47011, http: 400, 'zh-CN': '工单不能合并到自身', 'en-US': 'A ticket cannot be merged into itself' },
   TICKET_MERGE_TARGET: { code: 47012, http: 409, 'zh-CN': '目标工单 {number} 已关闭、已合并或为垃圾工单，不能合并', 'en-US': 'Ticket {number} is closed, merged or spam and cannot take a merge' },
   TICKET_MERGE_OTHER_USER: { code: 47013, http: 400, 'zh-CN': '只能合并同一用户的工单', 'en-US': 'Only tickets of the same user can be merged' },
+  CONTENT_NOT_FOUND: { code: 48001, http: 404, 'zh-CN': '内容不存在', 'en-US': 'Content not found' },
+  CONTENT_FILE_NOT_FOUND: { code: 48002, http: 404, 'zh-CN': '文件不存在', 'en-US': 'File not found' },
+  CONTENT_FILE_MISSING: { code: 48003, http: 400, 'zh-CN': '请先填写字段 kind，再附上文件（字段 file）', 'en-US': 'Send the field kind first, then the file (field file)' },
+  CONTENT_FILE_TYPE: { code: 48004, http: 415, 'zh-CN': '文件类型不支持（允许：{allowed}），未保存', 'en-US': 'Unsupported file type (allowed: {allowed}); nothing was stored' },
+  CONTENT_FILE_TOO_LARGE: { code: 48005, http: 413, 'zh-CN': '文件超过 {maxMb} MB 上限，未保存', 'en-US': 'The file exceeds the {maxMb} MB limit; nothing was stored' },
+  CONTENT_MEDIA: {
+    code: 48006,
+    http: 400,
+    'zh-CN': '图片帖需要一张上传的图片，视频需要上传的视频或视频链接，文章不带媒体；封面必须是图片',
+    'en-US': 'An image post needs an uploaded image, a video an uploaded video or a URL, an article no media; a cover must be an image',
+  },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -19,6 +19,7 @@ export * from './device-map.ts';
 export * from './end-users.ts';
 export * from './tasks.ts';
 export * from './tickets.ts';
+export * from './content.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './stored-text.ts';

@@ -77,6 +77,10 @@ export const permissions = {
   ticket: ['*'],
   /** Ticket SLA targets, and the ticket list as CSV (it names users: a bulk export of personal data). */
   ticketAdmin: ['admin'],
+  /** App content (articles, image posts, videos), its popular lists and chart, read only. */
+  content: ['*'],
+  /** Write, upload, publish and archive app content (operators' daily work, like app-user support). */
+  contentWrite: ['*'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

@@ -74,6 +74,8 @@ export const appRoutes: RouteDef[] = [
       page('user', 'operation-user', 'menu.operation.user', 'endUsers'),
       page('user-distribution', 'user-distribution', 'menu.operation.userDistribution', 'endUsers'),
       page('user-log', 'user-log', 'menu.operation.userLog', 'endUsers'),
+      // Ours, not the spec's: in-app content staff publish (issue 16), after the spec's three pages.
+      page('content', 'operation-content', 'menu.operation.content', 'content'),
     ],
   },
   {

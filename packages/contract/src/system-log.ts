@@ -88,5 +88,9 @@ export const auditActions = [
   'ticket.merge',
   'ticket.export',
   'ticket.sla.update',
+  'content.create',
+  'content.update',
+  'content.state',
+  'content.file.upload',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

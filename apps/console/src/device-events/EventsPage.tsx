@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Space, Typography } from '@arco-design/web-react';
+import { eventSeverities, eventStatuses } from '@mowerline/contract';
 import { DeviceDetailDrawer } from '../devices/DeviceDetailDrawer.tsx';
 import { useT } from '../locale/i18n.ts';
 import { useUrlFilters } from '../router/use-url-filters.ts';
@@ -14,7 +15,11 @@ import '../devices/devices.css';
 function filterFromUrl(params: URLSearchParams): EventFilterValues {
   const sn = params.get('sn')?.toUpperCase() || undefined;
   const code = params.get('code')?.toUpperCase() || undefined;
-  return sn || code ? { sn, code } : { status: 'active' };
+  // The workplace links to `?status=active&severity=critical`.
+  const severity = eventSeverities.find((s) => s === params.get('severity'));
+  const status = eventStatuses.find((s) => s === params.get('status'));
+  if (sn || code) return { sn, code, severity, status };
+  return { status: status ?? 'active', severity };
 }
 
 /** Device → exception events: filter, acknowledge and clear (one or many), counts per code. */

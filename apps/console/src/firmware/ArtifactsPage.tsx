@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Card, Tabs } from '@arco-design/web-react';
 import type { ArtifactKind } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
@@ -9,7 +10,9 @@ import './firmware.css';
 /** Firmware or voice packs: the artifacts, and the campaigns that roll them out. */
 export function ArtifactsPage({ kind }: { kind: ArtifactKind }) {
   const t = useT();
-  const [tab, setTab] = useState('artifacts');
+  // The workplace links to `?tab=campaigns` (paused or failing campaigns).
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState(params.get('tab') === 'campaigns' ? 'campaigns' : 'artifacts');
   return (
     <Card>
       <Tabs activeTab={tab} onChange={setTab} lazyload>

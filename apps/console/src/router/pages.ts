@@ -27,6 +27,7 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'operation-user': lazy(() => import('../end-users/EndUserListPage.tsx')),
   'user-distribution': lazy(() => import('../end-users/UserDistributionPage.tsx')),
   'user-log': lazy(() => import('../end-users/UserLogPage.tsx')),
+  'operation-content': lazy(() => import('../content/ContentPage.tsx')),
   'task-overview': lazy(() => import('../tasks/TaskOverviewPage.tsx')),
   'task-list': lazy(() => import('../tasks/TaskListPage.tsx')),
   'task-record': lazy(() => import('../tasks/TaskRecordPage.tsx')),

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Card } from '@arco-design/web-react';
 import { IconPlus } from '@arco-design/web-react/icon';
-import { permissions, type Schedule } from '@mowerline/contract';
+import { permissions, syncStates, type Schedule } from '@mowerline/contract';
 import { useUrlFilters } from '../router/use-url-filters.ts';
 import { useT } from '../locale/i18n.ts';
 import { Permission } from '../permission/Permission.tsx';
@@ -13,7 +13,11 @@ import '../devices/devices.css';
 import './tasks.css';
 
 /** A link names a mower (`?sn=`). */
-const filterFromUrl = (params: URLSearchParams): ScheduleFilterValues => ({ sn: params.get('sn')?.toUpperCase() || undefined });
+// The workplace links to `?syncState=failed`.
+const filterFromUrl = (params: URLSearchParams): ScheduleFilterValues => ({
+  sn: params.get('sn')?.toUpperCase() || undefined,
+  syncState: syncStates.find((s) => s === params.get('syncState')),
+});
 
 /** Tasks → schedules: every mower's schedules with their sync state; edit, enable/disable, re-send. */
 export default function TaskListPage() {

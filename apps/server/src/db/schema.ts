@@ -13,3 +13,4 @@ export * from '../app-version/app-version.sql.ts';
 export * from '../end-users/end-users.sql.ts';
 export * from '../tasks/tasks.sql.ts';
 export * from '../tickets/tickets.sql.ts';
+export * from '../content/content.sql.ts';

@@ -6,6 +6,7 @@ import { startAppUsers, startFleet, type Fleet } from '@mowerline/fleet-sim';
 import { openSession, revokeSession } from '../auth/session.service.ts';
 import type { AppContext } from '../context.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
+import { seedDemoContent } from '../content/demo-content.ts';
 
 /** Where the server itself is reachable from inside its own process. */
 function localUrl(app: FastifyInstance, host: string): string {
@@ -22,7 +23,7 @@ function localUrl(app: FastifyInstance, host: string): string {
  */
 export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Promise<Fleet | undefined> {
   const [admin] = await ctx.db
-    .select({ id: staffUsers.id })
+    .select({ id: staffUsers.id, name: staffUsers.name })
     .from(staffUsers)
     .where(and(eq(staffUsers.role, 'admin'), eq(staffUsers.status, 'active')))
     .orderBy(asc(staffUsers.id))
@@ -46,6 +47,12 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
       faultsPerHour: 1,
       log: (line) => app.log.info(line),
     });
+    // What the app users read: a few articles, image posts and videos, published as this admin.
+    const seeded = await seedDemoContent(ctx.db, ctx.config.dataDir, ctx.config.jwtSecret, { id: admin.id, name: admin.name }).catch((err: unknown) => {
+      app.log.error({ err }, 'demo content was not published');
+      return 0;
+    });
+    if (seeded > 0) app.log.info(`demo content: ${seeded} items published`);
     // The mowers' owners sign up through the real app API; support (this session) confirms them,
     // then they bind with the labels' pairing codes and keep using the app.
     const owners = await startAppUsers({

@@ -28,6 +28,9 @@ export { appTaskApi, taskApi, taskStatisticsApi };
 import { appTicketApi, ticketApi } from './tickets.ts';
 
 export { appTicketApi, ticketApi };
+import { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi } from './content.ts';
+
+export { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -62,6 +65,10 @@ export const api = {
   appTask: appTaskApi,
   appTicket: appTicketApi,
   ticket: ticketApi,
+  content: contentApi,
+  contentFile: contentFileApi,
+  appContent: appContentApi,
+  dashboardStatistics: dashboardStatisticsApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
