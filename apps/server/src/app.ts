@@ -43,6 +43,7 @@ import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
 import { taskRoutes } from './tasks/tasks.routes.ts';
+import { ticketAttentionSources } from './tickets/attention.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -143,7 +144,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     await ticketRoutes(scope, ctx);
     await contentRoutes(scope, ctx);
     // The workplace's attention list: each feature with rows that need staff contributes a source.
-    dashboardRoutes(scope, ctx, [...coreAttentionSources]);
+    dashboardRoutes(scope, ctx, [...coreAttentionSources, ...ticketAttentionSources]);
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {

@@ -191,7 +191,7 @@ export const appTicketReopenBodySchema = z.object({ reason: z.string().trim().ma
 
 // ---------------------------------------------------------------- staff: list
 
-export const ticketViews = ['mine', 'unassigned', 'breaching'] as const;
+export const ticketViews = ['active', 'mine', 'unassigned', 'breaching'] as const;
 export type TicketView = (typeof ticketViews)[number];
 export const ticketSorts = ['-lastActivityAt', '-createdAt', 'slaDue'] as const;
 export type TicketSort = (typeof ticketSorts)[number];
@@ -235,7 +235,7 @@ export const ticketFilterSchema = z.object({
   createdFrom: isoTimeQuery,
   createdTo: isoTimeQuery,
   slaBreached: queryBoolean.optional(),
-  /** mine: assigned to the caller; unassigned: no assignee and still active; breaching: active with a passed due time. */
+  /** active: new, open or pending the customer; mine: assigned to the caller; unassigned: no assignee and still active; breaching: active with a passed due time. */
   view: z.enum(ticketViews).optional(),
 });
 export type TicketFilter = z.infer<typeof ticketFilterSchema>;
@@ -385,7 +385,3 @@ export const defaultTicketSla: TicketSlaTarget[] = [
   { priority: 'normal', firstResponseMinutes: 8 * 60, resolutionMinutes: 72 * 60 },
   { priority: 'low', firstResponseMinutes: 24 * 60, resolutionMinutes: 168 * 60 },
 ];
-
-/** What the dashboard's `notify` counts for a staff member. */
-export const ticketAttentionSchema = z.object({ newCount: z.number().int(), unassigned: z.number().int(), breaching: z.number().int() });
-export type TicketAttention = z.infer<typeof ticketAttentionSchema>;

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { Card, Grid, Skeleton, Typography } from '@arco-design/web-react';
-import { IconExclamationCircle, IconRobot, IconSchedule, IconUserGroup } from '@arco-design/web-react/icon';
+import { IconCustomerService, IconRobot, IconSchedule, IconUserGroup } from '@arco-design/web-react/icon';
 import { useNavigate } from 'react-router';
 import { useTaskOverview } from '../tasks/tasks.api.ts';
+import { useOpenTicketCount } from '../tickets/tickets.api.ts';
 import { useT } from '../locale/i18n.ts';
-import { useActiveAppUsers, useNotify, useOnlineSeries } from './dashboard.api.ts';
+import { useActiveAppUsers, useOnlineSeries } from './dashboard.api.ts';
 import { routePath } from './route-path.ts';
 import { Sparkline } from './Sparkline.tsx';
 import styles from './workplace.module.css';
@@ -43,15 +44,15 @@ function OverviewCard({ testId, icon, title, query, value, extra, to }: CardProp
 
 /**
  * The fleet at a glance: mowers online (with the last 24 hours), app users active today, mowing
- * runs in progress, and critical exception events. Open tickets join when the tickets feature does.
+ * runs in progress, and tickets still open (new, open or pending the customer). Critical exception
+ * events are in the attention list below.
  */
 export function OverviewCards() {
   const t = useT();
   const online = useOnlineSeries();
   const users = useActiveAppUsers();
   const tasks = useTaskOverview(1);
-  const notify = useNotify();
-  const critical = notify.data?.list.find((item) => item.key === 'criticalEvents')?.count ?? 0;
+  const tickets = useOpenTicketCount();
   const span = { xs: 24, sm: 12, xl: 6 };
   return (
     <Grid.Row gutter={[16, 16]}>
@@ -79,12 +80,12 @@ export function OverviewCards() {
       </Grid.Col>
       <Grid.Col {...span}>
         <OverviewCard
-          testId="overview-critical"
-          icon={<IconExclamationCircle />}
-          title={t('workplace.overview.critical')}
-          query={notify}
-          to={`${routePath('device-exception-event')}?status=active&severity=critical`}
-          value={critical.toLocaleString()}
+          testId="overview-tickets"
+          icon={<IconCustomerService />}
+          title={t('workplace.overview.openTickets')}
+          query={tickets}
+          to={`${routePath('ticket-list')}?view=active`}
+          value={tickets.data?.total.toLocaleString()}
         />
       </Grid.Col>
     </Grid.Row>

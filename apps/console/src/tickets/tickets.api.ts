@@ -10,6 +10,9 @@ const LIVE_MS = 30_000;
 export const useTicketList = (query: Partial<TicketListQuery>) =>
   useEndpoint(ticketApi.list, { query }, { placeholderData: keepPreviousData, refetchInterval: LIVE_MS });
 
+/** How many tickets are still open (new, open or pending the customer): the workplace's card. */
+export const useOpenTicketCount = () => useEndpoint(ticketApi.list, { query: { view: 'active', pageSize: 1 } }, { refetchInterval: LIVE_MS });
+
 /** GET /api/admin/ticket/:id: the ticket with its thread, device snapshot, history and the user's other tickets. */
 export const useTicket = (id: number | undefined) =>
   useEndpoint(ticketApi.detail, { params: { id: id ?? 0 } }, { enabled: id !== undefined, refetchInterval: LIVE_MS, retry: false });

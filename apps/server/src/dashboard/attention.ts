@@ -22,7 +22,7 @@ function countOf(result: unknown): number {
   return (result as { rows: { n: number }[] }).rows[0]?.n ?? 0;
 }
 
-/** The sources whose data exists in this build; tickets register theirs where they are composed. */
+/** The platform's own sources; tickets contribute theirs (tickets/attention.ts) at the composition root. */
 export const coreAttentionSources: AttentionSource[] = [
   {
     key: 'unreadMessages',

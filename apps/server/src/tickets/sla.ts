@@ -1,5 +1,5 @@
-import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import { defaultTicketSla, ticketPriorities, type TicketAttention, type TicketPriority, type TicketSlaBody, type TicketSlaTarget } from '@mowerline/contract';
+import { and, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { defaultTicketSla, ticketPriorities, type TicketPriority, type TicketSlaBody, type TicketSlaTarget } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { tickets, ticketSla } from './tickets.sql.ts';
 
@@ -71,19 +71,4 @@ export function breachingNow(now: Date): SQL {
     sql`${tickets.status} in ('new', 'open')`,
     or(and(isNull(tickets.firstResponseAt), lt(tickets.firstResponseDue, now)), lt(tickets.resolutionDue, now)),
   )!;
-}
-
-/**
- * What the dashboard's `notify` shows a staff member (issue 16): tickets still new, active ones
- * nobody has taken, and the breaching ones assigned to them or to nobody.
- */
-export async function countTicketAttention(db: Db, staffId: number, now = new Date()): Promise<TicketAttention> {
-  const [row] = await db
-    .select({
-      newCount: sql<number>`(select count(*)::int from ${tickets} where ${tickets.status} = 'new')`,
-      unassigned: sql<number>`(select count(*)::int from ${tickets} where ${tickets.assigneeId} is null and ${tickets.status} in ('new', 'open', 'pending_customer'))`,
-      breaching: sql<number>`(select count(*)::int from ${tickets} where ${and(breachingNow(now), or(isNull(tickets.assigneeId), eq(tickets.assigneeId, staffId)))})`,
-    })
-    .from(sql`(select 1) one`);
-  return { newCount: Number(row?.newCount ?? 0), unassigned: Number(row?.unassigned ?? 0), breaching: Number(row?.breaching ?? 0) };
 }

@@ -29,6 +29,7 @@ function conditions(f: TicketFilter, staffId: number, now: Date): SQL[] {
   if (f.createdFrom) where.push(gte(tickets.createdAt, new Date(f.createdFrom)));
   if (f.createdTo) where.push(lte(tickets.createdAt, new Date(f.createdTo)));
   if (f.slaBreached !== undefined) where.push(f.slaBreached ? breachedSql : sql`not ${breachedSql}`);
+  if (f.view === 'active') where.push(ACTIVE);
   if (f.view === 'mine') where.push(eq(tickets.assigneeId, staffId), ACTIVE);
   // Literal statuses so the partial index (tickets_unassigned_activity) matches.
   if (f.view === 'unassigned') where.push(isNull(tickets.assigneeId), ACTIVE);

@@ -13,7 +13,7 @@ export default {
   'workplace.overview.onlineTrend': 'Mowers online over the last 24 hours',
   'workplace.overview.appUsers': 'App users active today',
   'workplace.overview.tasksRunning': 'Mowing runs in progress',
-  'workplace.overview.critical': 'Critical exception events',
+  'workplace.overview.openTickets': 'Open tickets',
   'workplace.notify.title': 'Needs your attention',
   'workplace.notify.empty': 'Nothing needs your attention right now',
   'workplace.notify.unreadMessages': 'Unread messages',

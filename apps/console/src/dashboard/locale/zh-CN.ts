@@ -13,7 +13,7 @@ export default {
   'workplace.overview.onlineTrend': '过去 24 小时在线割草机数量',
   'workplace.overview.appUsers': '今日活跃应用用户',
   'workplace.overview.tasksRunning': '正在作业',
-  'workplace.overview.critical': '严重异常事件',
+  'workplace.overview.openTickets': '未结工单',
   'workplace.notify.title': '待处理事项',
   'workplace.notify.empty': '目前没有需要您处理的事项',
   'workplace.notify.unreadMessages': '未读消息',

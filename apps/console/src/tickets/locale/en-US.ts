@@ -35,6 +35,7 @@ export default {
 
   'ticket.view.label': 'View',
   'ticket.view.all': 'All tickets',
+  'ticket.view.active': 'Open',
   'ticket.view.mine': 'Mine',
   'ticket.view.unassigned': 'Unassigned',
   'ticket.view.breaching': 'Breaching SLA',

@@ -35,6 +35,7 @@ export default {
 
   'ticket.view.label': '视图',
   'ticket.view.all': '全部工单',
+  'ticket.view.active': '未结',
   'ticket.view.mine': '我的',
   'ticket.view.unassigned': '未分配',
   'ticket.view.breaching': 'SLA 超时',
