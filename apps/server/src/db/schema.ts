@@ -12,3 +12,4 @@ export * from '../ota/ota.sql.ts';
 export * from '../app-version/app-version.sql.ts';
 export * from '../end-users/end-users.sql.ts';
 export * from '../tasks/tasks.sql.ts';
+export * from '../rate-limit/rate-limit.sql.ts';
