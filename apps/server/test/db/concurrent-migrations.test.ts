@@ -3,7 +3,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
+import { ensureInitialAdmin } from '../../src/staff/bootstrap.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const migrations = readdirSync(path.resolve(import.meta.dirname, '../../drizzle')).filter((f) => f.endsWith('.sql'));
@@ -36,17 +38,27 @@ describe.runIf(adminUrl)('migrations with several nodes starting at once', () =>
     await admin.end();
   });
 
-  it('applies every migration exactly once when four nodes open the database together', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 4 }, () => openDatabase({ url, dataDir: 'unused', onError: () => {} })));
-    for (const r of results) if (r.status === 'fulfilled') opened.push(r.value);
+  it('applies every migration exactly once and creates one administrator when four nodes start together', async () => {
+    const config = loadConfig({ NODE_ENV: 'test' }, { jwtSecret: 'unused-unused-unused-unused-unused', dataDir: '/nonexistent' });
+    const printed: string[] = [];
+    const start = async () => {
+      const database = await openDatabase({ url, dataDir: 'unused', onError: () => {} });
+      opened.push(database);
+      await ensureInitialAdmin(database.db, config, (text) => printed.push(text));
+    };
+    const results = await Promise.allSettled(Array.from({ length: 4 }, start));
     expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok']);
+    // One node printed the password, the one of the one account there is.
+    expect(printed).toHaveLength(1);
 
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     const applied = await c.query<{ n: string }>('select count(*) as n from drizzle.__drizzle_migrations');
+    const admins = await c.query<{ n: string }>('select count(*) as n from staff_users');
     const lockHeld = await c.query<{ n: string }>("select count(*) as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())");
     await c.end();
     expect(Number(applied.rows[0]!.n)).toBe(migrations.length);
+    expect(Number(admins.rows[0]!.n)).toBe(1);
     // Every node let go of the lock once it was done.
     expect(Number(lockHeld.rows[0]!.n)).toBe(0);
   });
