@@ -140,7 +140,7 @@ async function shellThrough(node: Node, token: string, sn: string): Promise<stri
     else messages.push(JSON.parse(text) as ShellServerMessage);
   });
   await new Promise<void>((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  const next = (types: string[]) => waitFor(`shell message ${types.join('/')} from node ${node.name}`, async () => messages.find((m) => types.includes(m.type)), 15_000);
+  const next = (types: string[]) => waitFor(`shell message ${types.join('/')} from node ${node.name}`, async () => messages.find((m) => types.includes(m.type)), 30_000);
   try {
     ws.send(JSON.stringify({ type: 'auth', token }));
     const ready = await next(['ready', 'error']);
@@ -148,9 +148,12 @@ async function shellThrough(node: Node, token: string, sn: string): Promise<stri
     ws.send(JSON.stringify({ type: 'open', sn, cols: 80, rows: 24 }));
     const opened = await next(['opened', 'error']);
     if (opened.type === 'error') throw new Error(`FAILED: shell open on node ${node.name}: ${opened.msg}`);
-    await waitFor(`the mower's prompt through node ${node.name}`, async () => output.includes(`@${sn.toLowerCase()}`), 15_000);
+    // Generous waits: on a loaded CI machine the broker round trips can take seconds.
+    await waitFor(`the mower's prompt through node ${node.name}`, async () => output.includes(`@${sn.toLowerCase()}`), 30_000);
     ws.send(JSON.stringify({ type: 'input', data: 'uptime\r' }));
-    await waitFor(`uptime output through node ${node.name}`, async () => /up \d/.test(output), 15_000);
+    await waitFor(`uptime output through node ${node.name}`, async () => /up \d/.test(output), 30_000).catch((err: Error) => {
+      throw new Error(`${err.message}; output so far: ${JSON.stringify(output.slice(-300))}; messages: ${JSON.stringify(messages)}`);
+    });
     ws.send(JSON.stringify({ type: 'close' }));
     await next(['closed']);
     return output;
