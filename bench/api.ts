@@ -2,19 +2,25 @@
  * The admin API at scale: 1,000,000 devices and up to 10,000,000 history rows, 1,000,000 app users
  * (a third with mowers) and 10,000,000 user-log rows seeded in a fresh PostgreSQL database
  * (INSERT … SELECT generate_series; bench/lib/end-users-seed.ts), then each list/detail endpoint,
- * the user log and the user distribution under concurrency with autocannon, side by side with a
- * bare Fastify route returning the same bytes.
+ * the user log and the user distribution under concurrency with autocannon, side by side with two
+ * baselines (issue 18):
+ *   - the SQL floor: a bare Fastify route in the server process that runs the SQL one real request
+ *     of that endpoint ran (captured from the server's `pg` client; bench/lib/sql-floor.ts) through
+ *     the server's own pool and answers the rows. API ÷ floor at BENCH_API_CONNECTIONS is the
+ *     headline: what the platform adds on top of its queries;
+ *   - the bare route: the same bytes with no database at all, the upper bound of HTTP alone.
  *
  *   BENCH_API_DEVICES=1000000      devices (and their latest state)
  *   BENCH_API_HISTORY=10000000     telemetry history rows wanted
  *   BENCH_API_SEED_BUDGET_S=300    history seeding stops when this is spent (reported)
  *   BENCH_API_EVENTS=500000        exception events
- *   BENCH_API_DURATION_S=5         autocannon seconds per run (4 runs per endpoint)
+ *   BENCH_API_DURATION_S=5         autocannon seconds per run (5 runs per endpoint)
  *   BENCH_API_CONNECTIONS=10       concurrent connections of the load run (the latency run uses 1)
  *   BENCH_API_USERS=1000000        app users (and their mowers: owners of D(g) up to BENCH_API_DEVICES)
  *   BENCH_API_USER_LOGS=10000000   user-log rows
  *   BENCH_API_CASES=devices,users  which groups of endpoints to measure (both are always seeded)
  *   BENCH_API_KEEP_DB=             1: keep the seeded database afterwards (its URL is logged) for EXPLAIN
+ *   BENCH_API_SHOW_SQL=            1: log the SQL each endpoint ran (what its floor replays)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -120,8 +126,8 @@ async function signIn(apiUrl: string): Promise<string> {
   return ((await res.json()) as { data: { access_token: string } }).data.access_token;
 }
 
-async function getBody(apiUrl: string, p: string, token: string): Promise<string> {
-  const res = await fetch(apiUrl + p, { headers: { authorization: `Bearer ${token}` } });
+async function getBody(apiUrl: string, p: string, token: string, capture?: string): Promise<string> {
+  const res = await fetch(apiUrl + p, { headers: { authorization: `Bearer ${token}`, ...(capture ? { 'x-bench-capture': capture } : {}) } });
   const text = await res.text();
   if ((JSON.parse(text) as { code: number }).code !== 0) throw new Error(`${p}: ${text.slice(0, 300)}`);
   return text;
@@ -140,7 +146,7 @@ function cannon(url: string, token: string | undefined, pathOf: () => string, co
 export async function run(): Promise<BenchResult> {
   const db = await freshDatabase('api');
   // The server's migrations create the schema; then the seed fills it behind its back.
-  const server = await startServerProcess({ databaseUrl: db.url });
+  const server = await startServerProcess({ databaseUrl: db.url, sqlFloor: true });
   const dir = mkdtempSync(path.join(tmpdir(), 'mowerline-bare-'));
   try {
     const t0 = performance.now();
@@ -200,10 +206,21 @@ export async function run(): Promise<BenchResult> {
       );
     }
     const cases = [...(GROUPS.includes('devices') ? deviceCases : []), ...userCases];
-    // One real answer per case: its bytes become the bare route's answer.
-    const bodies = await Promise.all(cases.map((c) => getBody(server.url, c.path(), token)));
+    // One real answer per case: its bytes become the bare route's answer, and its SQL the floor's.
+    // A warm-up request first, so the captured one is a steady-state request. One at a time: a
+    // request waiting for a pool connection would lose its capture context.
+    const bodies: string[] = [];
+    for (const [i, c] of cases.entries()) {
+      const p = c.path();
+      await getBody(server.url, p, token);
+      bodies.push(await getBody(server.url, p, token, String(i)));
+    }
     writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
     const bare = await startChild('bare-child.ts', { BENCH_BARE_BODIES: path.join(dir, 'bodies.json') });
+    const floor = await server.floor();
+    if (process.env.BENCH_API_SHOW_SQL === '1') {
+      for (const [i, c] of cases.entries()) log(`api: SQL of ${c.name}:\n${(floor.sql[String(i)] ?? []).map((st, n) => `    ${n + 1}. ${st.slice(0, 400)}`).join('\n')}`);
+    }
 
     const rows: Array<Array<string | number>> = [];
     const headline: BenchResult['headline'] = [];
@@ -214,17 +231,27 @@ export async function run(): Promise<BenchResult> {
       const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1);
       const api = await cannon(server.url, token, c.path, CONNECTIONS);
       const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS);
-      const failed = [api1, api].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+      const sqlFloor = await cannon(floor.url, undefined, () => `/floor/${i}`, CONNECTIONS);
+      const failed = [api1, api, sqlFloor].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
       rows.push([
         c.name,
         num(Buffer.byteLength(bodies[i]!) / 1024, 1),
+        String(floor.statements[String(i)] ?? '–'),
         `${ms(api1.latency.p50)} / ${ms(api1.latency.p99)}`,
         `${ms(base1.latency.p50)} / ${ms(base1.latency.p99)}`,
         `${num(api.requests.average, 0)} (p99 ${ms(api.latency.p99)})`,
+        `${num(sqlFloor.requests.average, 0)} (p99 ${ms(sqlFloor.latency.p99)})`,
+        `**${ratio(api.requests.average, sqlFloor.requests.average)}**`,
         `${num(base.requests.average, 0)} (p99 ${ms(base.latency.p99)})`,
         ratio(api.requests.average, base.requests.average),
         String(failed),
       ]);
+      headline.push({
+        what: `${c.name}: API ÷ SQL floor, req/s at ${CONNECTIONS} connections`,
+        value: ratio(api.requests.average, sqlFloor.requests.average),
+        target: '≥ 0.5×',
+        met: sqlFloor.requests.average > 0 ? api.requests.average / sqlFloor.requests.average >= 0.5 : null,
+      });
       if (c.headline) {
         const scale = c.headline === 'devices' ? `${num(DEVICES, 0)} devices` : `${num(USERS, 0)} app users, ${num(USER_LOGS, 0)} log rows`;
         headline.push({ what: `${c.name} p99 at ${scale} (1 connection)`, value: ms(api1.latency.p99), target: '< 50 ms', met: api1.latency.p99 < 50 });
@@ -241,9 +268,16 @@ export async function run(): Promise<BenchResult> {
         `${num(Math.min(EVENTS, DEVICES), 0)} exception events, ${num(USERS, 0)} app users (${num(seeded.endUsers.links, 0)} mower links, every mower geocoded), ` +
         `${num(USER_LOGS, 0)} user-log rows; ${num(seedSeconds, 0)} s (${seedLine}). Load average (1 min) while measuring: ${loads.map((l) => num(l, 1)).join(' → ')}.`,
       `autocannon, ${DURATION_S} s per run: latency with 1 connection, throughput with ${CONNECTIONS}; signed in as an administrator (every request passes the session guard). ` +
-        'Baseline: a bare Fastify route in its own process answering the same bytes. autocannon reports whole milliseconds.',
+        'autocannon reports whole milliseconds.',
+      `Baselines: the **SQL floor** (headline) is a bare Fastify route in the server process that runs the SQL statements one real request of the endpoint ran ` +
+        '(captured from the pg client, session check included; statements that overlapped in the request run side by side, transaction framing left out) ' +
+        "through the server's own pool and answers their rows as JSON; cases with a random SN replay one SN. " +
+        'The **bare route** answers the same bytes with no database at all, in its own process: the upper bound of HTTP alone.',
       '',
-      table(['endpoint', 'KiB', 'API p50 / p99 (1 conn.)', 'bare p50 / p99 (1 conn.)', `API req/s (${CONNECTIONS} conn.)`, `bare req/s (${CONNECTIONS} conn.)`, 'API ÷ bare req/s', 'failed'], rows),
+      table(
+        ['endpoint', 'KiB', 'SQL', 'API p50 / p99 (1 conn.)', 'bare p50 / p99 (1 conn.)', `API req/s (${CONNECTIONS} conn.)`, `SQL floor req/s (${CONNECTIONS} conn.)`, 'API ÷ floor', `bare req/s (${CONNECTIONS} conn.)`, 'API ÷ bare', 'failed'],
+        rows,
+      ),
     ].join('\n');
     return { name: 'API at scale', markdown, headline };
   } finally {

@@ -7,11 +7,15 @@ import { sql } from 'drizzle-orm';
 import { startServer } from '../../apps/server/test/harness.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
 import type { ServerOptions, ServerReply, ServerRequest } from './server-process.ts';
+import { createSqlFloor } from './sql-floor.ts';
 
 const opts = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerOptions;
 const database = opts.databaseUrl ? await openDatabase({ url: opts.databaseUrl, dataDir: 'unused', onError: () => {} }) : undefined;
 const server = await startServer({ database, dataDir: opts.dataDir, config: opts.config });
 const endpoints = server.ctx.gateway.endpoints();
+// The server's own pool (PostgreSQL), so the floor runs its SQL over the same connections.
+const sqlFloor = opts.sqlFloor && database ? createSqlFloor((database.db as unknown as { $client: Parameters<typeof createSqlFloor>[0] }).$client, server.app.server) : undefined;
+let floorServer: Awaited<ReturnType<NonNullable<typeof sqlFloor>['listen']>> | undefined;
 const send = (m: ServerReply) => process.send!(m);
 send({ type: 'ready', url: server.url, mqttUrl: endpoints.externalUrl ?? `mqtt://127.0.0.1:${endpoints.tcpPort}` });
 
@@ -26,7 +30,12 @@ process.on('message', (m: ServerRequest) => {
       } else if (m.type === 'sql') {
         const result = (await server.ctx.db.execute(sql.raw(m.text))) as unknown as { rows: unknown[] };
         send({ type: 'reply', id: m.id, data: result.rows });
+      } else if (m.type === 'floor') {
+        if (!sqlFloor) throw new Error('the server was started without sqlFloor (PostgreSQL only)');
+        floorServer ??= await sqlFloor.listen();
+        send({ type: 'reply', id: m.id, data: { url: floorServer.url, statements: floorServer.statements, sql: floorServer.sql } });
       } else if (m.type === 'stop') {
+        await floorServer?.close();
         // An overloaded server may hold a long broker backlog it would drain on close; the
         // benchmark has its figures, so give the orderly shutdown 15 s at most.
         await Promise.race([server.close(), new Promise((r) => setTimeout(r, 15_000))]);

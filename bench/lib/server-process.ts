@@ -7,9 +7,19 @@ export interface ServerOptions {
   databaseUrl?: string;
   dataDir?: string;
   config?: Partial<Config>;
+  /** PostgreSQL only: capture the SQL of requests marked `x-bench-capture: <key>` for the SQL floor (sql-floor.ts). */
+  sqlFloor?: boolean;
 }
-export type ServerRequest = { id: number; type: 'usage' } | { id: number; type: 'sql'; text: string } | { id: number; type: 'stop' };
+export type ServerRequest = { id: number; type: 'usage' } | { id: number; type: 'sql'; text: string } | { id: number; type: 'floor' } | { id: number; type: 'stop' };
 export type ServerReply = { type: 'ready'; url: string; mqttUrl: string } | { type: 'reply'; id: number; data?: unknown; error?: string };
+
+/** GET `${url}/floor/<key>` replays the captured SQL of request `<key>`; `statements` counts it. */
+export interface SqlFloor {
+  url: string;
+  statements: Record<string, number>;
+  /** The captured statements of each request, one entry per stage (side-by-side ones joined by ‖). */
+  sql: Record<string, string[]>;
+}
 
 export interface Usage {
   rss: number;
@@ -27,6 +37,8 @@ export interface ChildProcessHandle {
   pid: number;
   usage(): Promise<Usage>;
   sql<T = Record<string, unknown>>(text: string): Promise<T[]>;
+  /** Ends the SQL capture and starts the floor route in the server process (`sqlFloor`). */
+  floor(): Promise<SqlFloor>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +81,7 @@ export async function startChild(file: string, env: Record<string, string>, cpuP
     pid: child.pid!,
     usage: () => call<Usage>({ type: 'usage' }),
     sql: <T>(text: string) => call<T[]>({ type: 'sql', text }),
+    floor: () => call<SqlFloor>({ type: 'floor' }),
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       await call({ type: 'stop' }).catch(() => {});

@@ -18,6 +18,7 @@ import { createGuard } from './http/auth.ts';
 import { documentMultipart, requireEndpointTable } from './http/endpoints.ts';
 import { validateInput } from './http/validation.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
+import { rateLimitKey, sharedRateLimitStore, startRateLimitCleanup } from './rate-limit/shared-store.ts';
 import { frameworkError, installErrorPolicy } from './http/envelope.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createNotifier } from './messages/notify.ts';
@@ -92,7 +93,10 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   // Lists, the map's position snapshot and the console's assets shrink several-fold; binary
   // artifacts (firmware, served with Range) are not compressible types and pass untouched.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(fastifyRateLimit, { global: false });
+  // Counted in the database with a per-endpoint key, so every node enforces the same limit.
+  await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(database.db), keyGenerator: rateLimitKey });
+  const rateLimitCleanup = startRateLimitCleanup(database.db, app.log);
+  app.addHook('onClose', async () => rateLimitCleanup.stop());
   if (config.corsOrigins.length > 0) await app.register(fastifyCors, { origin: config.corsOrigins });
   await app.register(fastifySwagger, {
     openapi: {

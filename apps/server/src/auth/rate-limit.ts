@@ -4,8 +4,9 @@ import { AppError } from '../http/envelope.ts';
 
 /**
  * The rate limit of the public account endpoints (sign-in, captcha, forgot/reset password,
- * register) and password change: `loginRateLimitPerMinute` requests per IP per minute. Counters
- * are per node; the lasting defences (captcha, lock-out) are counted in the database.
+ * register) and password change: `loginRateLimitPerMinute` requests per IP and endpoint per minute,
+ * counted in the database for all nodes together (rate-limit/shared-store.ts), like the lasting
+ * defences (captcha, lock-out).
  */
 export function accountRateLimit(config: Pick<Config, 'loginRateLimitPerMinute'>): RateLimitOptions {
   return {

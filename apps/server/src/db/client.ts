@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { PGlite } from '@electric-sql/pglite';
+import type { Pool, PoolClient } from 'pg';
 import * as schema from './schema.ts';
 import { PGliteThread } from './pglite-thread.ts';
 
@@ -31,7 +32,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onErro
     // the process: the pool replaces it, and the next query reconnects.
     pool.on('error', (err) => (opts.onError ?? ((e) => console.warn(`database connection lost: ${e.message}`)))(err));
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder });
+    await migrateLocked(pool, (client) => migrate(drizzle(client, { schema }), { migrationsFolder }));
     return {
       db: db as unknown as Db,
       kind: 'postgres',
@@ -54,6 +55,31 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onErro
     ping: () => ping(db as unknown as Db),
     close: () => client.close(),
   };
+}
+
+/** Any fixed number: the advisory lock every node takes around its migrations ("mowermig"). */
+const MIGRATION_LOCK = 0x6d6f7765726d6967n;
+
+/**
+ * Runs the migrations under a session-level advisory lock on one connection. Nodes started
+ * together (a deployment, a rolling upgrade) would otherwise all find the same migrations missing
+ * and run them side by side, and all but one fail; with the lock the first applies them and the
+ * others wait, then find nothing left to do. The lock goes with the connection if a node dies.
+ */
+async function migrateLocked(pool: Pool, run: (client: PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+    try {
+      await run(client);
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]).catch(() => (broken = true));
+    }
+  } finally {
+    // A connection whose unlock failed may still hold the lock: close it rather than pool it.
+    client.release(broken);
+  }
 }
 
 async function ping(db: Db): Promise<boolean> {

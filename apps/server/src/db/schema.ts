@@ -14,3 +14,4 @@ export * from '../end-users/end-users.sql.ts';
 export * from '../tasks/tasks.sql.ts';
 export * from '../tickets/tickets.sql.ts';
 export * from '../content/content.sql.ts';
+export * from '../rate-limit/rate-limit.sql.ts';

@@ -23,14 +23,20 @@ export async function ensureInitialAdmin(db: Db, config: Config, print: (text: s
     throw new Error('ADMIN_PASSWORD does not meet the password policy (8+ characters, three of lower/upper/digit/symbol, not containing the username)');
   }
   const password = given ?? randomPassword();
-  await db.insert(staffUsers).values({
-    username: config.adminUsername,
-    passwordHash: await hashPassword(password),
-    name: config.adminUsername,
-    role: 'admin',
-    status: 'active',
-  });
-  if (!given) {
+  // Nodes started together on an empty database all get here: one creates the administrator, the
+  // others find the name taken and leave it (and print no password that would not work).
+  const created = await db
+    .insert(staffUsers)
+    .values({
+      username: config.adminUsername,
+      passwordHash: await hashPassword(password),
+      name: config.adminUsername,
+      role: 'admin',
+      status: 'active',
+    })
+    .onConflictDoNothing()
+    .returning({ id: staffUsers.id });
+  if (created.length > 0 && !given) {
     print(
       [
         '',
