@@ -10,6 +10,7 @@ import {
   deviceHistorySchema,
   deviceListQuerySchema,
   devicePageSchema,
+  deviceRegionsSchema,
   eventActionBodySchema,
   eventActionResultSchema,
   eventCountSchema,
@@ -45,6 +46,14 @@ export const devicesApi = {
     query: deviceExportQuerySchema,
     produces: 'text/csv',
     audit: 'device.export',
+  }),
+  regions: endpoint({
+    method: 'GET',
+    path: '/api/admin/device/regions',
+    access: staff('devices'),
+    tag,
+    summary: 'Every region at least one device is registered in, sorted (the region filters offer these)',
+    response: deviceRegionsSchema,
   }),
   gatewayStats: endpoint({
     method: 'GET',
