@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyJwt from '@fastify/jwt';
@@ -43,6 +43,7 @@ import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
 import { taskRoutes } from './tasks/tasks.routes.ts';
+import { installRequestLog, loggerOptions } from './http/request-log.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -52,11 +53,9 @@ export interface BuiltApp {
 /** Builds the HTTP server over an open database: plugins, the error policy, then every feature. */
 export async function buildApp(config: Config, database: Database, opts: { logger?: boolean } = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger === false ? false : {
-      level: config.logLevel,
-      // Credentials never reach the log.
-      redact: ['req.headers.authorization', 'req.headers["x-security-token"]', 'req.body.password'],
-    },
+    logger: opts.logger === false ? false : loggerOptions(config),
+    // Request lines come from installRequestLog: errors and slow requests only.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -68,6 +67,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
+  installRequestLog(app, config.logSlowMs);
   requireEndpointTable(app);
   // A client that opened a connection and never sent a byte (a fetch aborted at once) is neither
   // idle nor busy to Node: it would hold a graceful close open until headersTimeout.
@@ -81,7 +81,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   });
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.map);
 
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   // Lists, the map's position snapshot and the console's assets shrink several-fold; binary
