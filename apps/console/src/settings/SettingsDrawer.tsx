@@ -40,7 +40,7 @@ function MenuWidthField() {
             size="small"
             style={{ width: 80 }}
             step={10}
-            status={valid ? undefined : 'error'}
+            error={!valid}
             value={draft}
             aria-invalid={!valid}
             onChange={(value) => {
