@@ -66,11 +66,9 @@ export default function AppChangeLogPage() {
       ellipsis: true,
       render: (url: string) =>
         url ? (
-          <Typography.Text copyable={{ text: url }} ellipsis style={{ margin: 0 }}>
-            <a href={url} target="_blank" rel="noreferrer noopener">
-              {url}
-            </a>
-          </Typography.Text>
+          <a href={url} target="_blank" rel="noreferrer noopener" title={url}>
+            {url}
+          </a>
         ) : (
           '-'
         ),
