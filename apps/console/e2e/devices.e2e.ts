@@ -83,7 +83,7 @@ describe('device list, exception events and serial numbers against the real serv
 
   it('exports the filtered list as CSV with the signed-in token', async () => {
     const { page } = session;
-    await filterItem('Region').locator('input').fill('asia-east');
+    await pick('Region', 'asia-east');
     await page.getByRole('button', { name: 'Search' }).click();
     await row(page, 'E2E-MOW-0001').waitFor({ state: 'detached' });
     const download = page.waitForEvent('download');
