@@ -57,7 +57,8 @@ describe('device list, exception events and serial numbers against the real serv
     expect(await row(page, 'E2E-MOW-0002').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Reset' }).click();
-    await filterItem('Region').locator('input').fill('eu-north');
+    // The region filter offers the regions devices are registered in (issue 17 §10).
+    await pick('Region', 'eu-north');
     await filterItem('Firmware').locator('input').fill('1.4.2');
     const request = page.waitForRequest((r) => r.url().includes('/api/admin/device?') && r.url().includes('region=eu-north'));
     await page.getByRole('button', { name: 'Search' }).click();
@@ -82,7 +83,7 @@ describe('device list, exception events and serial numbers against the real serv
 
   it('exports the filtered list as CSV with the signed-in token', async () => {
     const { page } = session;
-    await filterItem('Region').locator('input').fill('asia-east');
+    await pick('Region', 'asia-east');
     await page.getByRole('button', { name: 'Search' }).click();
     await row(page, 'E2E-MOW-0001').waitFor({ state: 'detached' });
     const download = page.waitForEvent('download');

@@ -101,7 +101,7 @@ describe('console shell: roles and the message box', () => {
     const total = before.message + before.notice + before.todo;
     await page.getByTestId('message-box-badge').getByText(String(total)).waitFor();
     await page.getByTestId('message-box-button').click();
-    await page.getByTestId('message-box-tab-notice').getByText(`Notice (${before.notice})`).waitFor();
+    await page.getByTestId('message-box-tab-notice').getByText(`Notices (${before.notice})`).waitFor();
     await page.getByTestId('message-box-tab-notice').click();
 
     const item = page.locator('[data-testid=message-box-item][data-status="0"]').first();
@@ -110,11 +110,11 @@ describe('console shell: roles and the message box', () => {
     await item.click();
     expect((await read).postDataJSON()).toEqual({ ids: [expect.any(Number)] });
     await expect.poll(async () => (await unread()).notice).toBe(before.notice - 1);
-    await page.getByTestId('message-box-tab-notice').getByText(`Notice (${before.notice - 1})`).waitFor();
+    await page.getByTestId('message-box-tab-notice').getByText(`Notices (${before.notice - 1})`).waitFor();
 
     await page.getByTestId('message-box-all-read').click();
     await expect.poll(async () => (await unread()).notice).toBe(0);
-    await page.getByTestId('message-box-tab-notice').getByText('Notice', { exact: true }).waitFor();
+    await page.getByTestId('message-box-tab-notice').getByText('Notices', { exact: true }).waitFor();
     expect(await page.locator('[data-testid=message-box-item][data-status="0"]').count()).toBe(0);
 
     await page.getByTestId('message-box-more').click();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyJwt from '@fastify/jwt';
@@ -49,6 +49,7 @@ import { ticketRoutes } from './tickets/tickets.routes.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { coreAttentionSources } from './dashboard/attention.ts';
+import { installRequestLog, loggerOptions } from './http/request-log.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -58,11 +59,9 @@ export interface BuiltApp {
 /** Builds the HTTP server over an open database: plugins, the error policy, then every feature. */
 export async function buildApp(config: Config, database: Database, opts: { logger?: boolean } = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger === false ? false : {
-      level: config.logLevel,
-      // Credentials never reach the log.
-      redact: ['req.headers.authorization', 'req.headers["x-security-token"]', 'req.body.password'],
-    },
+    logger: opts.logger === false ? false : loggerOptions(config),
+    // Request lines come from installRequestLog: errors and slow requests only.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: 'idle',
@@ -74,6 +73,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(serializerCompiler);
   installErrorPolicy(app);
+  installRequestLog(app, config.logSlowMs);
   requireEndpointTable(app);
   // A client that opened a connection and never sent a byte (a fetch aborted at once) is neither
   // idle nor busy to Node: it would hold a graceful close open until headersTimeout.
@@ -87,7 +87,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   });
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.map);
 
   await app.register(fastifyJwt, { secret: config.jwtSecret });
   // Lists, the map's position snapshot and the console's assets shrink several-fold; binary

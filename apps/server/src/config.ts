@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TICKET_ATTACHMENT_MAX_MB, serverEntrySchema, type ServerEntry } from '@mowerline/contract';
+import { DEFAULT_TICKET_ATTACHMENT_MAX_MB, serverEntrySchema, type MapBase, type ServerEntry } from '@mowerline/contract';
 
 const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
@@ -43,7 +43,12 @@ const envSchema = z.object({
   ADMIN_PASSWORD: optionalString,
   CORS_ORIGINS: z.string().default(''),
   SERVER_LIST: optionalString,
+  MAP_TILE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
+  MAP_STYLE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url({ protocol: /^https?$/ }).optional()),
+  MAP_ATTRIBUTION: z.string().default(''),
   LOG_LEVEL: z.string().default('info'),
+  LOG_PRETTY: z.enum(['auto', 'true', 'false']).default('auto'),
+  LOG_SLOW_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   TRUST_PROXY: z.string().default('false'),
   SESSION_TTL_HOURS: int(12),
   REMEMBER_TTL_DAYS: int(30),
@@ -129,7 +134,13 @@ export interface Config {
   adminPassword?: string;
   corsOrigins: string[];
   servers: ServerEntry[];
+  /** The map's online base, if any (the console draws the offline base under it either way). */
+  map: MapBase;
   logLevel: string;
+  /** Human-readable log lines (pino-pretty) instead of JSON: by default on a terminal outside production. */
+  logPretty: boolean;
+  /** A request taking at least this long is logged; other successful requests are not (0 logs every request). */
+  logSlowMs: number;
   trustProxy: boolean;
   sessionTtlMs: number;
   rememberTtlMs: number;
@@ -241,7 +252,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminPassword: e.ADMIN_PASSWORD,
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     servers,
+    map: { tileUrl: e.MAP_TILE_URL ?? '', styleUrl: e.MAP_STYLE_URL ?? '', attribution: e.MAP_ATTRIBUTION },
     logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_PRETTY === 'auto' ? Boolean(process.stdout.isTTY) && e.NODE_ENV !== 'production' : e.LOG_PRETTY === 'true',
+    logSlowMs: e.LOG_SLOW_MS,
     trustProxy: e.TRUST_PROXY === 'true',
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     rememberTtlMs: e.REMEMBER_TTL_DAYS * 86_400_000,

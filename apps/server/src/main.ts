@@ -8,7 +8,9 @@ import { startDemoFleet } from './demo/demo-fleet.ts';
 async function main() {
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  await ensureInitialAdmin(database.db, config, (text) => process.stdout.write(`${text}\n`));
+  // The first password is printed last, after the start-up lines, so it does not scroll away.
+  let firstPassword = '';
+  await ensureInitialAdmin(database.db, config, (text) => (firstPassword = text));
   const { app, ctx } = await buildApp(config, database);
   let demoFleet: Awaited<ReturnType<typeof startDemoFleet>>;
 
@@ -52,6 +54,8 @@ async function main() {
     // A signal that arrived while the fleet was starting found nothing to stop yet.
     if (stopping) await demoFleet?.stop();
   }
+  // The log writes through process.stdout too (http/request-log.ts), so this comes after it.
+  if (firstPassword) process.stdout.write(`${firstPassword}\n`);
 }
 
 void main();

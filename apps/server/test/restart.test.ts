@@ -21,7 +21,8 @@ function startProcess(dataDir: string): Promise<Running> {
     env: {
       ...process.env,
       NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
+      // Debug: each request is logged as it arrives (the SIGTERM below waits for that line).
+      LOG_LEVEL: 'debug',
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: '0',

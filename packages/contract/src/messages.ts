@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
+import { timeZoneSchema } from './end-users.ts';
 
 export const messageTypes = ['message', 'notice', 'todo'] as const;
 export type MessageType = (typeof messageTypes)[number];
@@ -20,7 +21,12 @@ export type Message = z.infer<typeof messageSchema>;
 
 /** GET /api/admin/message/list */
 export const messageListQuerySchema = pageQuerySchema
-  .extend({ type: z.enum(messageTypes).optional(), status: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)])).optional() })
+  .extend({
+    type: z.enum(messageTypes).optional(),
+    status: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)])).optional(),
+    /** The reader's IANA time zone: times inside the texts are written in it (UTC without it). */
+    timeZone: timeZoneSchema.optional(),
+  })
   .strict();
 export type MessageListQuery = z.infer<typeof messageListQuerySchema>;
 

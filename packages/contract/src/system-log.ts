@@ -58,8 +58,11 @@ export const auditActions = [
   'device.shell.open',
   'device.shell.close',
   'device.export',
-  'ota.artifact.upload',
-  'ota.artifact.update',
+  // Per artifact kind, so a voice pack upload is not logged as a firmware upload.
+  'ota.firmware.upload',
+  'ota.firmware.update',
+  'ota.voice.upload',
+  'ota.voice.update',
   'ota.campaign.create',
   'ota.campaign.pause',
   'ota.campaign.resume',
@@ -67,6 +70,7 @@ export const auditActions = [
   'ota.upgrade-log.export',
   'app-version.create',
   'app-version.update',
+  'app-version.withdraw',
   'end-user.confirm',
   'end-user.disable',
   'end-user.enable',
@@ -94,3 +98,26 @@ export const auditActions = [
   'content.file.upload',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
+
+/** What an audited action was done to (the console names each under `audit.target.*`). */
+export const auditTargetTypes = [
+  'staff',
+  'productModel',
+  'sn',
+  'device',
+  'deviceEvent',
+  'firmware',
+  'voice',
+  'campaign',
+  'upgrade-log',
+  'app-version',
+  'endUser',
+  'userLog',
+  'schedule',
+  'task-run',
+  'ticket',
+  'ticketSla',
+  'content',
+  'content-file',
+] as const;
+export type AuditTargetType = (typeof auditTargetTypes)[number];

@@ -10,6 +10,10 @@ export function useCreateAppVersion() {
   return useEndpointMutation(appVersionApi.create, { toInput: (body: EndpointBodyInput<typeof appVersionApi.create>) => ({ body }), invalidates: [appVersionApi.list] });
 }
 
+export function useWithdrawAppVersion() {
+  return useEndpointMutation(appVersionApi.withdraw, { toInput: (id: number) => ({ params: { id } }), invalidates: [appVersionApi.list] });
+}
+
 export function useUpdateAppVersion() {
   return useEndpointMutation(appVersionApi.update, {
     toInput: ({ id, body }: { id: number; body: EndpointBodyInput<typeof appVersionApi.update> }) => ({ params: { id }, body }),

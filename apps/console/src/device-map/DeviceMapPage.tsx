@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Card, Spin, Typography } from '@arco-design/web-react';
-import { deviceStates, type DeviceState } from '@mowerline/contract';
+import { deviceStates, type DeviceState, type MapBase } from '@mowerline/contract';
+import { loadRuntimeConfig } from '../app/runtime-config.ts';
 import { DeviceDetailDrawer } from '../devices/DeviceDetailDrawer.tsx';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
@@ -9,6 +10,8 @@ import { useFleetPositions } from './device-map.api.ts';
 import { FleetWorker } from './fleet-protocol.ts';
 import { MapLegend } from './MapLegend.tsx';
 import './device-map.css';
+
+const OFFLINE: MapBase = { tileUrl: '', styleUrl: '', attribution: '' };
 
 // maplibre is most of this page's JavaScript: it loads while the positions are fetched and indexed.
 const FleetMap = lazy(() => import('./FleetMap.tsx'));
@@ -24,6 +27,15 @@ export default function DeviceMapPage() {
   const [openSn, setOpenSn] = useState<string>();
   const redraw = useRef<() => void>(() => {});
   const positions = useFleetPositions(worker);
+  const [base, setBase] = useState<MapBase>();
+
+  useEffect(() => {
+    // Without the runtime configuration the map still works: the offline base.
+    loadRuntimeConfig().then(
+      (config) => setBase(config.map),
+      () => setBase(OFFLINE),
+    );
+  }, []);
 
   useEffect(() => {
     const w = new FleetWorker();
@@ -42,11 +54,12 @@ export default function DeviceMapPage() {
   return (
     <Card className="device-map-card" bodyStyle={{ padding: 0, height: '100%' }}>
       <div className="device-map-wrap">
-        {worker && (
+        {worker && base && (
           <Suspense>
             <FleetMap
               worker={worker}
               theme={theme}
+              base={base}
               label={(s) => t(`devices.state.${s}`)}
               onDevice={setOpenSn}
               onRedraw={(fn) => {

@@ -6,11 +6,12 @@ import world110Url from 'world-atlas/countries-110m.json?url';
 import world50Url from 'world-atlas/countries-50m.json?url';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Topology } from 'topojson-specification';
-import type { DeviceState } from '@mowerline/contract';
+import type { DeviceState, MapBase } from '@mowerline/contract';
 import { CLUSTER_MAX_ZOOM, type BBox } from './fleet-index.ts';
 import type { FleetWorker } from './fleet-protocol.ts';
-import { applyPalette, baseStyle, detailLoaded, DETAIL_ZOOM, type Detail } from './map-style.ts';
+import { applyPalette, baseStyle, detailLoaded, DETAIL_ZOOM, withOnlineTiles, type Detail } from './map-style.ts';
 import { MarkerLayer } from './markers.ts';
+import { PlaceLayer } from './places.ts';
 import { worldGeoJson } from './world-geojson.ts';
 
 setWorkerUrl(workerUrl);
@@ -18,6 +19,8 @@ setWorkerUrl(workerUrl);
 interface Props {
   worker: FleetWorker;
   theme: 'light' | 'dark';
+  /** The online base from the runtime configuration; empty fields: the offline base only. */
+  base: MapBase;
   label(state: DeviceState): string;
   onDevice(sn: string): void;
   /** Called with a function that redraws the markers (the page calls it when the fleet changed). */
@@ -30,7 +33,7 @@ const worldUrl: Record<Detail, string> = { '110m': world110Url, '50m': world50Ur
  * The map: offline countries underneath, clusters and devices from the fleet worker on top. Its own
  * chunk (maplibre is most of the map page's JavaScript): the page starts fetching positions meanwhile.
  */
-export default function FleetMap({ worker, theme, label, onDevice, onRedraw }: Props) {
+export default function FleetMap({ worker, theme, base, label, onDevice, onRedraw }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<MapLibreMap | null>(null);
   const handlers = useRef({ label, onDevice });
@@ -39,14 +42,17 @@ export default function FleetMap({ worker, theme, label, onDevice, onRedraw }: P
   });
 
   useEffect(() => {
+    // A MapLibre style URL replaces the offline style; XYZ tiles are drawn over it.
+    const ownStyle = base.styleUrl !== '';
     const m = new MapLibreMap({
       container: container.current!,
-      style: baseStyle(theme),
+      style: ownStyle ? base.styleUrl : withOnlineTiles(baseStyle(theme), base),
       center: [60, 40],
       zoom: 1.6,
       minZoom: 1,
       maxZoom: 19,
-      attributionControl: false,
+      // Online maps must credit their source; the offline base needs no attribution.
+      attributionControl: ownStyle || base.tileUrl ? { compact: false, ...(ownStyle && base.attribution ? { customAttribution: base.attribution } : {}) } : false,
       // Nothing fades (no symbol layers): no extra frames after a move ends.
       fadeDuration: 0,
       dragRotate: false,
@@ -76,6 +82,9 @@ export default function FleetMap({ worker, theme, label, onDevice, onRedraw }: P
       if (ticket === latest && map.current === m) layer.show(items);
     };
     m.on('moveend', redraw);
+    // The offline base gets place names from the server's gazetteer; online maps carry their own.
+    const places = ownStyle || base.tileUrl ? undefined : new PlaceLayer(m);
+    if (places) m.on('moveend', () => void places.update());
     onRedraw(redraw);
     // The positions may have been indexed before the map was loaded: draw what the worker has now.
     void redraw();
@@ -94,6 +103,7 @@ export default function FleetMap({ worker, theme, label, onDevice, onRedraw }: P
           if (m.isStyleLoaded()) setWorld();
           else m.once('load', setWorld);
         });
+    if (ownStyle) return cleanup;
     void loadWorld('110m');
     // The 1:50m outline (7 times the bytes) only when the view gets close to needing it.
     const onZoom = () => {
@@ -102,21 +112,24 @@ export default function FleetMap({ worker, theme, label, onDevice, onRedraw }: P
       void loadWorld('50m');
     };
     m.on('zoom', onZoom);
-    return () => {
+    return cleanup;
+    function cleanup() {
       cancelled = true;
       layer.clear();
+      places?.clear();
       m.remove();
       map.current = null;
-    };
+    }
     // The map is created once; theme changes are applied below without rebuilding it.
-  }, [worker]);
+  }, [worker, base]);
 
   useEffect(() => {
     const m = map.current;
-    if (!m) return;
+    // A style of its own brings its own colours.
+    if (!m || base.styleUrl) return;
     if (m.isStyleLoaded()) applyPalette(m, theme);
     else m.once('load', () => applyPalette(m, theme));
-  }, [theme]);
+  }, [theme, base]);
 
   return <div ref={container} className="fleet-map" data-testid="fleet-map" />;
 }

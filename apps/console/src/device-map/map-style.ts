@@ -1,4 +1,5 @@
 import type { Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
+import type { MapBase } from '@mowerline/contract';
 
 /** Offline base map colours (world-atlas countries), from Arco's neutral palette for each theme. */
 export const palette = {
@@ -46,6 +47,19 @@ export function baseStyle(theme: 'light' | 'dark'): StyleSpecification {
       { id: 'land-50m', type: 'fill', source: 'countries-50m', minzoom: DETAIL_ZOOM, paint: { 'fill-color': c.land, 'fill-antialias': false } },
       { id: 'borders-50m', type: 'line', source: 'countries-50m', minzoom: DETAIL_ZOOM, paint: { 'line-color': c.border, 'line-width': 0.6 } },
     ],
+  };
+}
+
+/**
+ * The offline style with the configured XYZ raster tiles drawn over it: where a tile loads it shows
+ * streets and place names, where it does not (offline, a slow server) the offline base still does.
+ */
+export function withOnlineTiles(style: StyleSpecification, base: MapBase): StyleSpecification {
+  if (!base.tileUrl) return style;
+  return {
+    ...style,
+    sources: { ...style.sources, 'online-base': { type: 'raster', tiles: [base.tileUrl], tileSize: 256, maxzoom: 19, attribution: base.attribution } },
+    layers: [...style.layers, { id: 'online-base', type: 'raster', source: 'online-base' }],
   };
 }
 

@@ -10,6 +10,7 @@ import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
 import { useDeviceDetail } from './devices.api.ts';
 import { TaskControls } from '../tasks/TaskControls.tsx';
 import './devices.css';
+import { regionLabel } from './region-label.ts';
 
 // ECharts is large: the list, events and map pages load it only when a device's detail is opened.
 const DeviceHistoryChart = lazy(() => import('./DeviceHistoryChart.tsx').then((m) => ({ default: m.DeviceHistoryChart })));
@@ -51,7 +52,7 @@ function Registry({ device }: { device: DeviceDetail }) {
       data={[
         { label: t('devices.field.model'), value: `${device.modelCode} · ${device.modelName}` },
         { label: t('devices.field.enabled'), value: <Tag color={device.enabled ? 'green' : 'gray'}>{t(device.enabled ? 'devices.enabled' : 'devices.disabled')}</Tag> },
-        { label: t('devices.field.region'), value: device.region || '-' },
+        { label: t('devices.field.region'), value: regionLabel(t, device.region) },
         { label: t('devices.field.createdAt'), value: dateTime(device.createdAt) },
         { label: t('devices.field.secretRotatedAt'), value: dateTime(device.secretRotatedAt) },
         { label: t('devices.field.remark'), value: device.remark || '-', span: 2 },

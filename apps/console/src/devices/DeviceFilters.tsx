@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
-import { deviceStates, type DeviceFilter } from '@mowerline/contract';
+import { FIRMWARE_VERSION_PATTERN, deviceStates, type DeviceFilter } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { FilterActions } from '../components/FilterActions.tsx';
-import { useProductModels } from './devices.api.ts';
+import { useDeviceRegions, useProductModels } from './devices.api.ts';
+import { regionLabel } from './region-label.ts';
 
 export type DeviceFilterValues = Partial<Omit<DeviceFilter, 'sort'>>;
 
@@ -47,12 +48,16 @@ export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; 
   const t = useT();
   const [form] = Form.useForm<FormValues>();
   const models = useProductModels();
+  const regions = useDeviceRegions();
   useEffect(() => form.setFieldsValue(toForm(value)), [form, value]);
-  const submit = () => onChange(toFilter(form.getFieldsValue()));
+  // The form's own rules first: a bad field is named next to it, in the reader's language.
+  const submit = () => {
+    form.validate().then((values) => onChange(toFilter(values)), () => {});
+  };
   const col = { xs: 24, sm: 12, lg: 8, xxl: 6 };
   return (
     <div className="device-filters">
-      <Form form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={submit}>
+      <Form form={form} layout="horizontal" labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} labelAlign="left" onSubmit={(values) => onChange(toFilter(values))}>
         <Grid.Row gutter={16}>
           <Grid.Col {...col}>
             <Form.Item label={t('devices.field.sn')} field="sn">
@@ -82,7 +87,11 @@ export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; 
             </Form.Item>
           </Grid.Col>
           <Grid.Col {...col}>
-            <Form.Item label={t('devices.field.firmware')} field="firmware">
+            <Form.Item
+              label={t('devices.field.firmware')}
+              field="firmware"
+              rules={[{ validator: (v: string | undefined, cb) => cb(v?.trim() && !FIRMWARE_VERSION_PATTERN.test(v.trim()) ? t('devices.filter.firmwareInvalid') : undefined) }]}
+            >
               <Input allowClear maxLength={32} placeholder={t('devices.filter.firmware')} onPressEnter={submit} />
             </Form.Item>
           </Grid.Col>
@@ -93,7 +102,14 @@ export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; 
           </Grid.Col>
           <Grid.Col {...col}>
             <Form.Item label={t('devices.field.region')} field="region">
-              <Input allowClear maxLength={32} placeholder={t('devices.filter.region')} onPressEnter={submit} />
+              <Select
+                allowClear
+                showSearch
+                placeholder={t('devices.filter.region')}
+                loading={regions.isLoading}
+                options={(regions.data?.list ?? []).map((r) => ({ value: r, label: regionLabel(t, r) }))}
+                data-testid="device-filter-region"
+              />
             </Form.Item>
           </Grid.Col>
           <Grid.Col {...col}>

@@ -2,6 +2,7 @@ import { Button, Table, Typography, type TableColumnProps } from '@arco-design/w
 import type { DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { BatteryBar, LastSeen, OnlineStatus, StateTag } from './DeviceCells.tsx';
+import { regionLabel } from './region-label.ts';
 
 interface Props {
   data: DevicePage | undefined;
@@ -40,7 +41,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
     { title: t('devices.field.model'), dataIndex: 'modelCode', width: 120, render: (_, row) => <span title={row.modelName}>{row.modelCode}</span> },
     { title: t('devices.field.firmware'), dataIndex: 'firmware', width: 110, sorter: true, sortOrder: order('firmware'), render: (v: string | null) => v ?? '-' },
     { title: t('devices.field.lastSeen'), dataIndex: 'lastSeenAt', width: 140, sorter: true, sortOrder: order('lastSeenAt'), render: (at: string | null) => <LastSeen at={at} /> },
-    { title: t('devices.field.region'), dataIndex: 'region', width: 100, render: (v: string) => v || '-' },
+    { title: t('devices.field.region'), dataIndex: 'region', width: 100, render: (v: string) => regionLabel(t, v) },
     { title: t('devices.field.owner'), dataIndex: 'owner', width: 160, ellipsis: true, render: (v: string) => v || '-' },
     {
       title: t('devices.field.actions'),

@@ -14,6 +14,9 @@ export function useDeviceList(query: Partial<DeviceListQuery>) {
   return useEndpoint(devicesApi.list, { query }, { placeholderData: keepPreviousData, refetchInterval: LIVE_REFRESH_MS, staleTime: 0 });
 }
 
+/** The regions devices are registered in (a new region appears once an SN is registered in it). */
+export const useDeviceRegions = () => useEndpoint(devicesApi.regions, {}, { staleTime: 60_000 });
+
 /** Latest telemetry, registry fields and recent events; the texts come in the reader's language, so the key holds it. */
 export function useDeviceDetail(sn: string | undefined) {
   const locale = useLocaleStore((s) => s.locale);

@@ -41,7 +41,7 @@ export function UploadModal({ kind, visible, onClose }: { kind: ArtifactKind; vi
     const values = await form.validate();
     if (!file) return;
     const fields: UploadInput['fields'] = { modelId: values.modelId, version: values.version.trim() };
-    if (kind === 'voice') fields.language = values.language ?? 'zh-CN';
+    if (kind === 'voice' && values.language) fields.language = values.language;
     if (values.minFromVersion) fields.minFromVersion = values.minFromVersion.trim();
     if (values.changelogZh) fields.changelogZh = values.changelogZh;
     if (values.changelogEn) fields.changelogEn = values.changelogEn;
@@ -66,7 +66,7 @@ export function UploadModal({ kind, visible, onClose }: { kind: ArtifactKind; vi
       style={{ width: 600 }}
       unmountOnExit
     >
-      <Form form={form} layout="vertical" disabled={upload.isPending} initialValues={{ language: 'zh-CN' }}>
+      <Form form={form} layout="vertical" disabled={upload.isPending} >
         <Form.Item label={t('ota.field.model')} field="modelId" rules={[{ required: true, message: t('ota.rule.model') }]}>
           <Select data-testid="ota-upload-model" options={(models.data ?? []).map((m) => ({ value: m.id, label: `${m.code} · ${m.name}` }))} />
         </Form.Item>
@@ -79,8 +79,8 @@ export function UploadModal({ kind, visible, onClose }: { kind: ArtifactKind; vi
               <Input placeholder="1.0.0" maxLength={32} />
             </Form.Item>
           ) : (
-            <Form.Item label={t('ota.field.language')} field="language" rules={[{ required: true }]}>
-              <Select style={{ width: 160 }} options={['zh-CN', 'en-US', 'de-DE', 'fr-FR', 'ja-JP'].map((l) => ({ value: l, label: l }))} />
+            <Form.Item label={t('ota.field.language')} field="language" rules={[{ required: true, message: t('ota.rule.language') }]}>
+              <Select style={{ width: 160 }} placeholder={t('ota.rule.language')} data-testid="ota-upload-language" options={['zh-CN', 'en-US', 'de-DE', 'fr-FR', 'ja-JP'].map((l) => ({ value: l, label: l }))} />
             </Form.Item>
           )}
         </Space>

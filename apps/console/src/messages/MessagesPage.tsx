@@ -20,7 +20,7 @@ export default function MessagesPage() {
             key={name}
             title={
               <span data-testid={`tab-${name}`} style={{ display: 'inline-flex', alignItems: 'center' }}>
-                {t(`messagesPage.type.${name}`)}
+                {t(`messageBox.tab.${name}`)}
                 <Badge count={counts.data?.[name] ?? 0} maxCount={99} style={{ marginLeft: 6 }} />
               </span>
             }

@@ -7,7 +7,10 @@ const invalidates: Invalidation[] = [messagesApi.list, messagesApi.unreadCount];
 /** Unread counts per tab (message / notice / todo); polled so the navbar badge stays current. */
 export const useUnreadCount = () => useEndpoint(messagesApi.unreadCount, {}, { refetchInterval: 60_000 });
 
-export const useMessageList = (query: Partial<MessageListQuery>, enabled = true) => useEndpoint(messagesApi.list, { query }, { enabled });
+/** The server writes the times inside the texts in this browser's time zone. */
+const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+
+export const useMessageList = (query: Partial<MessageListQuery>, enabled = true) => useEndpoint(messagesApi.list, { query: { ...query, timeZone } }, { enabled });
 
 /** Marks messages read: unread (0) becomes read (1) once its id is posted (spec §4). */
 export const useReadMessages = () => useEndpointMutation(messagesApi.read, { toInput: (ids: number[]) => ({ body: { ids } }), invalidates });

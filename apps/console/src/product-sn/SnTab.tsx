@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Badge, Button, Input, Select, Space, Table, Tag, type TableColumnProps } from '@arco-design/web-react';
 import { IconPlus, IconRefresh, IconUpload } from '@arco-design/web-react/icon';
 import { permissions, type SnListQuery, type SnRecord, type SnSecret } from '@mowerline/contract';
-import { useProductModels } from '../devices/devices.api.ts';
+import { useDeviceRegions, useProductModels } from '../devices/devices.api.ts';
+import { regionLabel } from '../devices/region-label.ts';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { Permission } from '../permission/Permission.tsx';
@@ -21,6 +22,7 @@ export function SnTab() {
   const { dateTime } = useFormatTime();
   const { can } = usePermission();
   const models = useProductModels();
+  const regions = useDeviceRegions();
   const [filters, setFilters] = useState<Filters>({});
   const [snText, setSnText] = useState('');
   const [page, setPage] = useState(1);
@@ -39,7 +41,7 @@ export function SnTab() {
     { title: t('productSn.field.model'), dataIndex: 'modelCode', width: 160, render: (_, r) => `${r.modelCode} · ${r.modelName}` },
     { title: t('productSn.field.enabled'), dataIndex: 'enabled', width: 100, render: (on: boolean) => <Tag color={on ? 'green' : 'gray'}>{t(on ? 'devices.enabled' : 'devices.disabled')}</Tag> },
     { title: t('devices.field.status'), dataIndex: 'online', width: 90, render: (on: boolean) => <Badge status={on ? 'success' : 'default'} text={t(on ? 'devices.online' : 'devices.offline')} /> },
-    { title: t('productSn.field.region'), dataIndex: 'region', width: 110, render: (v: string) => v || '-' },
+    { title: t('productSn.field.region'), dataIndex: 'region', width: 110, render: (v: string) => regionLabel(t, v) },
     { title: t('productSn.field.owner'), dataIndex: 'owner', width: 150, ellipsis: true, render: (v: string) => v || '-' },
     { title: t('productSn.field.remark'), dataIndex: 'remark', ellipsis: true, tooltip: true, render: (v: string) => v || '-' },
     { title: t('productSn.field.createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => dateTime(v) },
@@ -88,7 +90,15 @@ export function SnTab() {
               { value: 'false', label: t('devices.disabled') },
             ]}
           />
-          <Input.Search allowClear style={{ width: 160 }} maxLength={32} placeholder={t('productSn.filter.region')} onSearch={(v) => apply({ ...filters, region: v.trim().toLowerCase() || undefined })} />
+          <Select
+            allowClear
+            showSearch
+            style={{ width: 160 }}
+            placeholder={t('productSn.filter.region')}
+            value={filters.region}
+            onChange={(v?: string) => apply({ ...filters, region: v || undefined })}
+            options={(regions.data?.list ?? []).map((r) => ({ value: r, label: regionLabel(t, r) }))}
+          />
           <Input.Search allowClear style={{ width: 180 }} maxLength={128} placeholder={t('productSn.filter.owner')} onSearch={(v) => apply({ ...filters, owner: v.trim() || undefined })} />
           <Button
             icon={<IconRefresh />}

@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Button, ColorPicker, Drawer, InputNumber, Message, Radio, Switch } from '@arco-design/web-react';
 import { locales, type Locale } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { copyText, settingsJson } from './copy-settings.ts';
 import { loadServerMenu } from './server-menu.ts';
-import { useSettings, type AppSettings } from './settings.store.ts';
+import { MENU_WIDTH, useSettings, type AppSettings } from './settings.store.ts';
 import './settings.css';
 
 type Flag = 'navbar' | 'menu' | 'topMenu' | 'footer' | 'tabBar' | 'menuFromServer' | 'colorWeak';
@@ -17,6 +17,45 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
     <div className="settings-row">
       <span>{label}</span>
       {children}
+    </div>
+  );
+}
+
+const menuWidthValid = (v: number | undefined): v is number => v !== undefined && Number.isInteger(v) && v >= MENU_WIDTH.min && v <= MENU_WIDTH.max;
+
+/**
+ * The menu width as typed: applied only when it is a width the layout can use; otherwise the field
+ * turns red and says the range, so the number shown is never different from the one applied.
+ */
+function MenuWidthField() {
+  const t = useT();
+  const { menuWidth, update } = useSettings();
+  const [draft, setDraft] = useState<number | undefined>(menuWidth);
+  const valid = menuWidthValid(draft);
+  return (
+    <div className="settings-field">
+      <Row label={t('settings.menuWidth')}>
+        <span data-testid="settings-menuWidth">
+          <InputNumber
+            size="small"
+            style={{ width: 80 }}
+            step={10}
+            error={!valid}
+            value={draft}
+            aria-invalid={!valid}
+            onChange={(value) => {
+              const next = typeof value === 'number' ? value : undefined;
+              setDraft(next);
+              if (menuWidthValid(next)) update({ menuWidth: next });
+            }}
+          />
+        </span>
+      </Row>
+      {!valid && (
+        <div className="settings-error" role="alert" data-testid="settings-menuWidth-error">
+          {t('settings.menuWidthRange', { ...MENU_WIDTH, current: menuWidth })}
+        </div>
+      )}
     </div>
   );
 }
@@ -81,19 +120,7 @@ export function SettingsDrawer() {
         {flag('footer')}
         {flag('tabBar')}
         {flag('menuFromServer')}
-        <Row label={t('settings.menuWidth')}>
-          <span data-testid="settings-menuWidth">
-            <InputNumber
-              size="small"
-              style={{ width: 80 }}
-              min={120}
-              max={400}
-              step={10}
-              value={settings.menuWidth}
-              onChange={(value) => typeof value === 'number' && update({ menuWidth: value })}
-            />
-          </span>
-        </Row>
+        <MenuWidthField />
       </div>
       <div className="settings-section">
         <h4>{t('settings.appearance')}</h4>

@@ -18,6 +18,9 @@ export interface AppSettings {
   menuCollapse: boolean;
 }
 
+/** The menu widths the layout can use; anything else is refused in the drawer, never clamped silently. */
+export const MENU_WIDTH = { min: 120, max: 400 } as const;
+
 export const defaultSettings: AppSettings = {
   theme: 'light',
   themeColor: '#165DFF',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditActions, emailStatuses, emailTemplates } from '@mowerline/contract';
+import { auditActions, auditTargetTypes, emailStatuses, emailTemplates } from '@mowerline/contract';
 import zhLog from './locale/zh-CN.ts';
 import enLog from './locale/en-US.ts';
 import zhMail from '../email-log/locale/zh-CN.ts';
@@ -13,6 +13,15 @@ describe('audit action labels', () => {
     const strings = dictionaries[locale]!;
     for (const action of auditActions) expect(strings[`audit.action.${action}`], action).toBeTruthy();
     for (const family of new Set(auditActions.map(actionFamily))) expect(strings[`audit.family.${family}`], family).toBeTruthy();
+    // A target type without a label would show raw (`productModel`, `sn`) in the system log.
+    for (const target of auditTargetTypes) expect(strings[`audit.target.${target}`], target).toBeTruthy();
+  });
+
+  it('names voice pack uploads apart from firmware uploads', () => {
+    const t = (key: string) => enLog[key as keyof typeof enLog] ?? key;
+    expect(auditActions).toContain('ota.voice.upload');
+    expect(actionLabel(t, 'ota.voice.upload')).toBe('Upload voice pack');
+    expect(actionLabel(t, 'ota.firmware.upload')).toBe('Upload firmware');
   });
 
   it('translates known actions and shows unknown ones as recorded', () => {

@@ -29,6 +29,9 @@ export function ProfileForm({ info }: { info: UserInfo }) {
       .catch(() => undefined);
   };
 
+  // Over-long text is refused with the limit named, never cut silently (the server's limits, auth.ts).
+  const tooLong = (n: number) => ({ maxLength: n, message: t('userCenter.rule.tooLong', { n }) });
+
   return (
     <Form
       form={form}
@@ -40,8 +43,8 @@ export function ProfileForm({ info }: { info: UserInfo }) {
       onSubmit={save}
       autoComplete="on"
     >
-      <Form.Item label={t('userCenter.field.name')} field="name" rules={[{ required: true, message: t('userCenter.rule.name') }]}>
-        <Input maxLength={64} autoComplete="name" />
+      <Form.Item label={t('userCenter.field.name')} field="name" rules={[{ required: true, message: t('userCenter.rule.name') }, tooLong(64)]}>
+        <Input maxLength={{ length: 64, errorOnly: true }} showWordLimit autoComplete="name" />
       </Form.Item>
       <Form.Item
         label={t('userCenter.field.email')}
@@ -50,27 +53,27 @@ export function ProfileForm({ info }: { info: UserInfo }) {
       >
         <Input maxLength={254} autoComplete="email" />
       </Form.Item>
-      <Form.Item label={t('userCenter.field.phone')} field="phone">
-        <Input maxLength={32} autoComplete="tel" />
+      <Form.Item label={t('userCenter.field.phone')} field="phone" rules={[tooLong(32)]}>
+        <Input maxLength={{ length: 32, errorOnly: true }} autoComplete="tel" />
       </Form.Item>
-      <Form.Item label={t('userCenter.field.job')} field="job">
-        <Input maxLength={64} autoComplete="organization-title" />
+      <Form.Item label={t('userCenter.field.job')} field="job" rules={[tooLong(64)]}>
+        <Input maxLength={{ length: 64, errorOnly: true }} autoComplete="organization-title" />
       </Form.Item>
-      <Form.Item label={t('userCenter.field.organization')} field="organization">
-        <Input maxLength={128} autoComplete="organization" />
+      <Form.Item label={t('userCenter.field.organization')} field="organization" rules={[tooLong(128)]}>
+        <Input maxLength={{ length: 128, errorOnly: true }} autoComplete="organization" />
       </Form.Item>
-      <Form.Item label={t('userCenter.field.location')} field="location">
-        <Input maxLength={128} />
+      <Form.Item label={t('userCenter.field.location')} field="location" rules={[tooLong(128)]}>
+        <Input maxLength={{ length: 128, errorOnly: true }} />
       </Form.Item>
       <Form.Item
         label={t('userCenter.field.personalWebsite')}
         field="personalWebsite"
         rules={[schemaRule(profileBodySchema.shape.personalWebsite, t('userCenter.rule.website'))]}
       >
-        <Input maxLength={256} placeholder="https://" autoComplete="url" />
+        <Input maxLength={{ length: 256, errorOnly: true }} placeholder="https://" autoComplete="url" />
       </Form.Item>
-      <Form.Item label={t('userCenter.field.introduction')} field="introduction">
-        <Input.TextArea maxLength={500} showWordLimit autoSize={{ minRows: 3, maxRows: 6 }} />
+      <Form.Item label={t('userCenter.field.introduction')} field="introduction" rules={[tooLong(500)]}>
+        <Input.TextArea maxLength={{ length: 500, errorOnly: true }} showWordLimit autoSize={{ minRows: 3, maxRows: 6 }} />
       </Form.Item>
       <Form.Item wrapperCol={{ offset: 5, span: 19 }}>
         <Space>

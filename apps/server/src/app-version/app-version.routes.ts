@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { localeOf } from '../http/envelope.ts';
 import { principal } from '../http/auth.ts';
 import { serve } from '../http/endpoints.ts';
-import { createAppVersion, latestFor, listAppVersions, updateAppVersion } from './app-version.service.ts';
+import { createAppVersion, latestFor, listAppVersions, updateAppVersion, withdrawAppVersion } from './app-version.service.ts';
 
 /** App releases (/product/app-change-log) and the app's own "should I update?" call. */
 export async function appVersionRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -25,6 +25,13 @@ export async function appVersionRoutes(app: FastifyInstance, ctx: AppContext) {
         targetName: `${after.platform} ${after.version} (${after.build})`,
         detail: { from: { forceUpdate: before.forceUpdate, minSupportedVersion: before.minSupportedVersion }, to: body },
       });
+      return after;
+    },
+
+    withdraw: async ({ params, request, audit }) => {
+      audit({ targetType: 'app-version', targetId: params.id });
+      const after = await withdrawAppVersion(ctx.db, params.id, principal(request));
+      audit({ targetName: `${after.platform} ${after.version} (${after.build})` });
       return after;
     },
 

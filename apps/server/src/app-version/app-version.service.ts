@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { compareVersions, type AppLatest, type AppPlatform, type AppVersion, type Page } from '@mowerline/contract';
 import type { Locale } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
@@ -20,6 +20,8 @@ export function toAppVersion(r: AppVersionRow): AppVersion {
     downloadUrl: r.downloadUrl,
     createdBy: r.createdByName,
     createdAt: r.createdAt.toISOString(),
+    withdrawnAt: r.withdrawnAt ? r.withdrawnAt.toISOString() : null,
+    withdrawnBy: r.withdrawnByName,
   };
 }
 
@@ -32,7 +34,7 @@ export async function listAppVersions(db: Db, q: { page: number; pageSize: numbe
   return { list: rows.map(toAppVersion), total: total?.n ?? 0 };
 }
 
-export async function createAppVersion(db: Db, body: Omit<AppVersion, 'id' | 'createdBy' | 'createdAt'>, who: Principal): Promise<AppVersion> {
+export async function createAppVersion(db: Db, body: Omit<AppVersion, 'id' | 'createdBy' | 'createdAt' | 'withdrawnAt' | 'withdrawnBy'>, who: Principal): Promise<AppVersion> {
   try {
     const [row] = await db.insert(appVersions).values({ ...body, createdBy: who.id, createdByName: who.username }).returning();
     return toAppVersion(row!);
@@ -49,18 +51,35 @@ export async function updateAppVersion(db: Db, id: number, patch: Partial<Pick<A
   return { before: toAppVersion(before), after: toAppVersion(after!) };
 }
 
+/** Withdraws a release once; the app is offered the newest release still standing. */
+export async function withdrawAppVersion(db: Db, id: number, who: Principal): Promise<AppVersion> {
+  const [after] = await db
+    .update(appVersions)
+    .set({ withdrawnAt: new Date(), withdrawnByName: who.username })
+    .where(and(eq(appVersions.id, id), isNull(appVersions.withdrawnAt)))
+    .returning();
+  if (after) return toAppVersion(after);
+  const [exists] = await db.select({ id: appVersions.id }).from(appVersions).where(eq(appVersions.id, id)).limit(1);
+  throw new AppError(exists ? 'APP_VERSION_WITHDRAWN' : 'APP_VERSION_NOT_FOUND');
+}
+
 /**
  * What the app should do: the newest release of its platform (highest build), whether it is newer
  * than the running version, and whether the update is forced — the running version is below the
  * minimum supported one, or some release newer than it is marked force-update.
  */
 export async function latestFor(db: Db, platform: AppPlatform, running: string, locale: Locale): Promise<AppLatest> {
-  const rows = await db.select().from(appVersions).where(and(eq(appVersions.platform, platform))).orderBy(desc(appVersions.build)).limit(200);
+  const rows = await db
+    .select()
+    .from(appVersions)
+    .where(and(eq(appVersions.platform, platform), isNull(appVersions.withdrawnAt)))
+    .orderBy(desc(appVersions.build))
+    .limit(200);
   const latest = rows[0];
   if (!latest) return { latest: null, updateAvailable: false, forceUpdate: false, changelog: '' };
   const newer = rows.filter((r) => compareVersions(r.version, running) > 0);
   const belowMinimum = latest.minSupportedVersion !== '' && compareVersions(running, latest.minSupportedVersion) < 0;
-  const { createdBy: _omit, ...shown } = toAppVersion(latest);
+  const { createdBy: _by, withdrawnAt: _at, withdrawnBy: _withdrawnBy, ...shown } = toAppVersion(latest);
   return {
     latest: shown,
     updateAvailable: compareVersions(latest.version, running) > 0,

@@ -16,6 +16,9 @@ export const appVersions = pgTable(
     createdBy: integer('created_by'),
     createdByName: text('created_by_name').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when staff withdraw a release: the app is no longer offered it; the row stays for the record. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnByName: text('withdrawn_by_name').notNull().default(''),
   },
   (t) => [uniqueIndex('app_versions_platform_build').on(t.platform, t.build), index('app_versions_platform_created').on(t.platform, t.createdAt)],
 );

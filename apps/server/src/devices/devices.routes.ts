@@ -8,6 +8,7 @@ import { localeOf } from '../http/envelope.ts';
 import { csvCell, csvLine } from './csv.ts';
 import { deviceDetail, deviceHistory } from './device-detail.service.ts';
 import { allDevices, listDevices } from './device-list.service.ts';
+import { deviceRegions } from './device-regions.service.ts';
 
 const exportHeader = ['sn', 'model', 'state', 'online', 'battery', 'firmware', 'lastSeenAt', 'region', 'owner', 'lat', 'lng', 'activity', 'errorCode', 'rssi', 'enabled', 'createdAt'];
 
@@ -52,6 +53,8 @@ export async function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
         .header('cache-control', 'no-store')
         .send(Readable.from(lines()));
     },
+
+    regions: () => deviceRegions(ctx.db),
 
     gatewayStats: async () => {
       const endpoints = ctx.gateway.endpoints();

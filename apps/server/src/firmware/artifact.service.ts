@@ -101,7 +101,12 @@ export async function uploadArtifact(deps: UploadDeps, kind: ArtifactKind, part:
     part.file.resume();
     throw new AppError('MODEL_NOT_FOUND');
   }
-  const language = kind === 'voice' ? fields.language || 'zh-CN' : '';
+  // A voice pack speaks one language; guessing one would ship the wrong voice to a whole market.
+  if (kind === 'voice' && !fields.language) {
+    part.file.resume();
+    throw new AppError('ARTIFACT_LANGUAGE_REQUIRED');
+  }
+  const language = kind === 'voice' ? fields.language : '';
   const taken = await deps.db
     .select({ id: otaArtifacts.id })
     .from(otaArtifacts)

@@ -54,7 +54,7 @@ function artifactHandlers(ctx: AppContext, signer: OtaSigner, kind: ArtifactKind
         return artifact;
       } catch (err) {
         // The registrar audits catalogue failures; a broken multipart stream is a failed upload too.
-        if (!(err instanceof AppError)) await ctx.audit(request, { action: 'ota.artifact.upload', result: 'failure', targetType: kind, detail: { error: 'FAILURE' } });
+        if (!(err instanceof AppError)) await ctx.audit(request, { action: `ota.${kind}.upload`, result: 'failure', targetType: kind, detail: { error: 'FAILURE' } });
         throw err;
       }
     },

@@ -22,6 +22,6 @@ export async function healthRoutes(app: FastifyInstance, ctx: AppContext) {
     },
 
     // The console reads its region list and the server's version here before anyone signs in.
-    config: async () => ({ servers: ctx.config.servers, version: ctx.config.version }),
+    config: async () => ({ servers: ctx.config.servers, version: ctx.config.version, map: ctx.config.map }),
   });
 }

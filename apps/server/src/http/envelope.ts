@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { errorMessage, errors, pickLocale, type Envelope, type ErrorKey, type ErrorParams } from '@mowerline/contract';
+import { errorMessage, errors, pickLocale, validationMessage, type Envelope, type ErrorKey, type ErrorParams } from '@mowerline/contract';
 
 /** A failure the client should see: an error-catalogue key, its message parameters and optional data. */
 export class AppError extends Error {
@@ -43,7 +43,7 @@ export function installErrorPolicy(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const where = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replaceAll('/', '.') : error.validationContext ?? '';
-      const detail = [where, issue?.message].filter(Boolean).join(': ');
+      const detail = [where, issue?.message && validationMessage(issue.message, localeOf(request))].filter(Boolean).join(': ');
       return sendError(request, reply, 'VALIDATION', { detail }, { issues: error.validation.slice(0, 10) });
     }
     switch (error.code) {

@@ -22,7 +22,7 @@ export async function listMessages(db: Db, userId: number, query: MessageListQue
     list: rows.map((row) => ({
       id: row.id,
       type: row.type,
-      ...renderMessage(row.kind, row.params, locale),
+      ...renderMessage(row.kind, row.params, locale, query.timeZone),
       avatar: '',
       time: row.createdAt.toISOString(),
       messageType: row.kind,

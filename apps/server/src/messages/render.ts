@@ -1,8 +1,25 @@
-import { messageKinds, type Locale } from '@mowerline/contract';
+import { eventCatalogue, messageKinds, roleDescriptions, roles, type Locale, type Role } from '@mowerline/contract';
 
 export type MessageKind = (typeof messageKinds)[keyof typeof messageKinds];
 
 type Text = (p: Record<string, string>) => { title: string; subTitle: string; content: string };
+
+/**
+ * Stored params keep machine values (an ISO time, a role key, a fault code) so each reader gets
+ * them in their own language and time zone; this turns them into words before the texts use them.
+ */
+function readable(p: Record<string, string>, locale: Locale, timeZone: string): Record<string, string> {
+  const out = { ...p };
+  if (p.at) {
+    const at = new Date(p.at);
+    if (!Number.isNaN(at.getTime())) {
+      out.at = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(at);
+    }
+  }
+  if (roles.includes(p.role as Role)) out.role = roleDescriptions[p.role as Role].name[locale];
+  if (p.code) out.fault = eventCatalogue[p.code]?.[locale] ?? p.code;
+  return out;
+}
 
 /** How each kind of message reads in each language; params come from the event that made it. */
 const texts: Record<MessageKind, Record<Locale, Text>> = {
@@ -36,12 +53,12 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
     'zh-CN': (p) => ({
       title: '设备严重故障',
       subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
-      content: `设备 ${p.sn ?? ''} 于 ${p.at ?? ''} 报告严重故障 ${p.code ?? ''}：${p.message ?? ''}${p.more && p.more !== '0' ? `（另有 ${p.more} 条严重故障）` : ''}`,
+      content: `设备 ${p.sn ?? ''} 于 ${p.at ?? ''} 报告严重故障「${p.fault ?? ''}」（${p.code ?? ''}）${p.message ? `，设备消息：${p.message}` : ''}${p.more && p.more !== '0' ? `（另有 ${p.more} 条严重故障）` : ''}`,
     }),
     'en-US': (p) => ({
       title: 'Critical device fault',
       subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
-      content: `Device ${p.sn ?? ''} reported the critical fault ${p.code ?? ''} at ${p.at ?? ''}: ${p.message ?? ''}${p.more && p.more !== '0' ? ` (and ${p.more} more critical faults)` : ''}`,
+      content: `Device ${p.sn ?? ''} reported the critical fault "${p.fault ?? ''}" (${p.code ?? ''}) at ${p.at ?? ''}${p.message ? `; device message: ${p.message}` : ''}${p.more && p.more !== '0' ? ` (and ${p.more} more critical faults)` : ''}`,
     }),
   },
   [messageKinds.otaCampaignPaused]: {
@@ -75,7 +92,7 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
   },
 };
 
-export function renderMessage(kind: number, params: Record<string, string>, locale: Locale) {
+export function renderMessage(kind: number, params: Record<string, string>, locale: Locale, timeZone = 'UTC') {
   const text = texts[kind as MessageKind];
-  return text ? text[locale](params) : { title: `#${kind}`, subTitle: '', content: '' };
+  return text ? text[locale](readable(params, locale, timeZone)) : { title: `#${kind}`, subTitle: '', content: '' };
 }

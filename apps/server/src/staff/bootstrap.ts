@@ -4,6 +4,7 @@ import { checkPassword } from '@mowerline/contract';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { hashPassword } from '../auth/password.ts';
+import { framed } from './banner.ts';
 import { staffUsers } from './staff.sql.ts';
 
 /** A random password that always meets the policy (all four character classes). */
@@ -38,15 +39,12 @@ export async function ensureInitialAdmin(db: Db, config: Config, print: (text: s
     .returning({ id: staffUsers.id });
   if (created.length > 0 && !given) {
     print(
-      [
-        '',
-        '  ┌──────────────────────────────────────────────────────────────',
-        `  │ First start: created the administrator "${config.adminUsername}".`,
-        `  │ Password: ${password}`,
-        '  │ It is shown only this once. Sign in and change it.',
-        '  └──────────────────────────────────────────────────────────────',
-        '',
-      ].join('\n'),
+      framed([
+        `First start: created the administrator "${config.adminUsername}".`,
+        `Password: ${password}`,
+        'It is shown only this once. Sign in and change it.',
+        'Lost it? On this machine: npm run reset-admin-password -w @mowerline/server',
+      ]),
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditAction } from '@mowerline/contract';
+import type { AuditAction, AuditTargetType } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { systemLogs } from './system-log.sql.ts';
@@ -7,7 +7,7 @@ import { systemLogs } from './system-log.sql.ts';
 export interface AuditEntry {
   action: AuditAction;
   result: 'success' | 'failure';
-  targetType?: string;
+  targetType?: AuditTargetType;
   targetId?: string | number;
   targetName?: string;
   detail?: Record<string, unknown>;

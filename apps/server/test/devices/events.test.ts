@@ -88,7 +88,11 @@ describe('exception events, device detail, statistics and commands', () => {
     expect(adminRow).toMatchObject({ type: 'notice', params: { sn, code: 'UPSIDE_DOWN', message: 'UPSIDE_DOWN happened', more: '0' } });
     const list = await server.api<{ list: Array<{ title: string; content: string }> }>('GET', '/api/admin/message/list?type=notice', { token: admin, lang: EN });
     expect(list.body.data.list[0]?.title).toBe('Critical device fault');
-    expect(list.body.data.list[0]?.content).toContain(`Device ${sn} reported the critical fault UPSIDE_DOWN`);
+    // The catalogue's title in the reader's language; the device's own text labelled as such.
+    expect(list.body.data.list[0]?.content).toContain(`Device ${sn} reported the critical fault "Mower is upside down" (UPSIDE_DOWN)`);
+    expect(list.body.data.list[0]?.content).toContain('device message: UPSIDE_DOWN happened');
+    const zh = await server.api<{ list: Array<{ content: string }> }>('GET', '/api/admin/message/list?type=notice', { token: admin, lang: 'zh-CN' });
+    expect(zh.body.data.list[0]?.content).toContain('报告严重故障「割草机翻倒」（UPSIDE_DOWN），设备消息：UPSIDE_DOWN happened');
     // Operators are not administrators: nothing for them.
     const mine = await server.api<{ list: unknown[] }>('GET', '/api/admin/message/list?type=notice', { token: operator });
     expect(mine.body.data.list).toHaveLength(0);

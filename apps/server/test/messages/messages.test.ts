@@ -35,14 +35,14 @@ describe('message box', () => {
       title: 'New staff account',
       subTitle: 'cleo',
       avatar: '',
-      content: 'admin created the account cleo (user).',
+      content: 'admin created the account cleo (Operator).',
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       messageType: 1,
       status: 0,
     });
-    expect(en.list[1]).toMatchObject({ subTitle: 'ben', content: 'admin created the account ben (admin).' });
+    expect(en.list[1]).toMatchObject({ subTitle: 'ben', content: 'admin created the account ben (Administrator).' });
     const zh = await box(admin);
-    expect(zh.list[0]).toMatchObject({ title: '新员工账号', content: 'admin 创建了账号 cleo（user）。' });
+    expect(zh.list[0]).toMatchObject({ title: '新员工账号', content: 'admin 创建了账号 cleo（运营人员）。' });
     // ben was an admin when cleo was added; cleo is not an admin and hears nothing.
     expect((await box(ben)).list.map((m) => m.subTitle)).toEqual(['cleo']);
     expect(await box(cleo)).toEqual({ list: [], total: 0 });
@@ -53,6 +53,14 @@ describe('message box', () => {
     cleo = await server.login('cleo', 'Fr3sh#Lawn22');
     const { list } = await box(cleo, '', EN);
     expect(list).toMatchObject([{ type: 'notice', title: 'Password changed', subTitle: '127.0.0.1', messageType: 2, status: 0 }]);
+    // The time inside the text is written for the reader (their zone when given), never as ISO 8601.
+    expect(list[0]!.content).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    const when = new Date(list[0]!.time);
+    const tokyo = await box(cleo, '?timeZone=Asia%2FTokyo', EN);
+    expect(tokyo.list[0]!.content).toContain(new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(when));
+    const zh = await box(cleo, '?timeZone=Asia%2FShanghai');
+    expect(zh.list[0]!.content).toContain(new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Shanghai' }).format(when));
+    expect((await server.api('GET', '/api/admin/message/list?timeZone=Mars%2FOlympus', { token: cleo })).body).toMatchObject({ code: 40000 });
   });
 
   it('puts account requests in the admins\' todo tab', async () => {

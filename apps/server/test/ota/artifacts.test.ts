@@ -48,7 +48,7 @@ describe('firmware artifacts', () => {
     expect(key.body.data.algorithm).toBe('Ed25519');
     const manifest = otaManifest({ kind: 'firmware', model: model.code, language: '', version: '2.1.0', size: image.length, sha256: artifact.sha256 });
     expect(verify(null, Buffer.from(manifest), createPublicKey(key.body.data.publicKeyPem), Buffer.from(artifact.signature, 'base64'))).toBe(true);
-    const [audit] = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'ota.artifact.upload'));
+    const [audit] = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'ota.firmware.upload'));
     expect(audit).toMatchObject({ result: 'success', targetType: 'firmware', targetName: `${model.code} 2.1.0` });
   });
 
@@ -75,6 +75,20 @@ describe('firmware artifacts', () => {
     expect(voice.body.code).toBe(43004);
     expect(filesLeft(dataDir)).toEqual(before);
     expect((await server.ctx.db.select().from(otaArtifacts).where(eq(otaArtifacts.version, '9.9.8'))).length).toBe(0);
+  });
+
+  it('refuses a voice pack without a language (never guesses zh-CN) and logs voice uploads as voice uploads', async () => {
+    const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), firmwareImage(2000)]);
+    const bare = await upload(server, token, { modelId: String(model.id), version: '1.0.0' }, { name: 'voice.zip', data: zip }, 'voice', 'en-US');
+    expect(bare.body).toMatchObject({ code: 43017, msg: 'Choose the language of the voice pack' });
+    expect((await server.ctx.db.select().from(otaArtifacts).where(eq(otaArtifacts.kind, 'voice'))).length).toBe(0);
+    const en = await upload(server, token, { modelId: String(model.id), version: '1.0.0', language: 'en-US' }, { name: 'voice.zip', data: zip }, 'voice');
+    expect(en.body.data).toMatchObject({ kind: 'voice', language: 'en-US' });
+    const logged = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'ota.voice.upload'));
+    expect(logged.filter((l) => l.result === 'success')).toMatchObject([{ targetType: 'voice', targetName: `${model.code} 1.0.0` }]);
+    expect(logged.every((l) => l.targetType === 'voice')).toBe(true);
+    const asFirmware = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'ota.firmware.upload'));
+    expect(asFirmware.every((l) => l.targetType === 'firmware')).toBe(true);
   });
 
   it('refuses a duplicate version and fields sent after the file', async () => {

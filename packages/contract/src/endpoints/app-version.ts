@@ -29,6 +29,17 @@ export const appVersionApi = {
     errors: ['APP_VERSION_NOT_FOUND'],
     audit: 'app-version.update',
   }),
+  withdraw: endpoint({
+    method: 'POST',
+    path: '/api/admin/product/app-version/:id/withdraw',
+    access: staff('appVersionWrite'),
+    tag,
+    summary: 'Withdraw a release: the app is no longer offered it (the record stays)',
+    params: z.object({ id: idParam }).strict(),
+    response: appVersionSchema,
+    errors: ['APP_VERSION_NOT_FOUND', 'APP_VERSION_WITHDRAWN'],
+    audit: 'app-version.withdraw',
+  }),
   // Public: the app asks before anyone signs in.
   latest: endpoint({
     method: 'GET',

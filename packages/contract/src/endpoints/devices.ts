@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint, staff } from '../endpoint.ts';
-import { devicePositionsQuerySchema, devicePositionsSchema } from '../device-map.ts';
+import { devicePositionsQuerySchema, devicePositionsSchema, mapPlacesQuerySchema, mapPlacesSchema } from '../device-map.ts';
 import {
   deviceCommandBodySchema,
   deviceCommandResultSchema,
@@ -10,6 +10,7 @@ import {
   deviceHistorySchema,
   deviceListQuerySchema,
   devicePageSchema,
+  deviceRegionsSchema,
   eventActionBodySchema,
   eventActionResultSchema,
   eventCountSchema,
@@ -45,6 +46,14 @@ export const devicesApi = {
     query: deviceExportQuerySchema,
     produces: 'text/csv',
     audit: 'device.export',
+  }),
+  regions: endpoint({
+    method: 'GET',
+    path: '/api/admin/device/regions',
+    access: staff('devices'),
+    tag,
+    summary: 'Every region at least one device is registered in, sorted (the region filters offer these)',
+    response: deviceRegionsSchema,
   }),
   gatewayStats: endpoint({
     method: 'GET',
@@ -99,6 +108,15 @@ export const deviceMapApi = {
     summary: 'Positions and states of every positioned device (parallel arrays); with `since`, only those changed since',
     query: devicePositionsQuerySchema,
     response: devicePositionsSchema,
+  }),
+  places: endpoint({
+    method: 'GET',
+    path: '/api/admin/device/places',
+    access: staff('devices'),
+    tag,
+    summary: 'The most populous places inside a view (west, south, east, north), for the offline base map',
+    query: mapPlacesQuerySchema,
+    response: mapPlacesSchema,
   }),
 };
 

@@ -23,8 +23,8 @@ function artifactEndpoints(kind: ArtifactKind) {
       consumes: 'multipart/form-data',
       body: artifactUploadFieldsSchema,
       response: artifactSchema,
-      errors: ['ARTIFACT_FILE_MISSING', 'ARTIFACT_BAD_TYPE', 'ARTIFACT_TOO_LARGE', 'ARTIFACT_VERSION_TAKEN', 'MODEL_NOT_FOUND'],
-      audit: 'ota.artifact.upload',
+      errors: ['ARTIFACT_FILE_MISSING', 'ARTIFACT_BAD_TYPE', 'ARTIFACT_TOO_LARGE', 'ARTIFACT_VERSION_TAKEN', 'ARTIFACT_LANGUAGE_REQUIRED', 'MODEL_NOT_FOUND'],
+      audit: `ota.${kind}.upload` as const,
     }),
     update: endpoint({
       method: 'PUT',
@@ -36,7 +36,7 @@ function artifactEndpoints(kind: ArtifactKind) {
       body: artifactUpdateBodySchema,
       response: artifactSchema,
       errors: ['ARTIFACT_NOT_FOUND', 'ARTIFACT_STATUS'],
-      audit: 'ota.artifact.update',
+      audit: `ota.${kind}.update` as const,
     }),
   };
 }

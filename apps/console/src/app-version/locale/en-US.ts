@@ -20,4 +20,12 @@ export default {
   'appVersion.rule.version': 'A semantic version such as 2.3.0',
   'appVersion.rule.build': 'Enter the build number',
   'appVersion.rule.url': 'Enter an http(s) link',
+  'appVersion.rule.buildRange': 'A whole number from 1 to {max}',
+  'appVersion.edit': 'Edit release {version}',
+  'appVersion.editAction': 'Edit',
+  'appVersion.withdraw': 'Withdraw',
+  'appVersion.withdrawn': 'Withdrawn',
+  'appVersion.withdrawnBy': 'Withdrawn {at} · {by}',
+  'appVersion.actions': 'Actions',
+  'appVersion.confirm.withdraw': 'Withdraw {version}? The app will no longer be offered it; the newest release still standing is offered instead.',
 };

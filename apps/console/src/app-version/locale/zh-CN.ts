@@ -20,4 +20,12 @@ export default {
   'appVersion.rule.version': '请输入语义化版本号，例如 2.3.0',
   'appVersion.rule.build': '请输入构建号',
   'appVersion.rule.url': '请输入 http(s) 链接',
+  'appVersion.rule.buildRange': '请输入 1 到 {max} 之间的整数',
+  'appVersion.edit': '编辑版本 {version}',
+  'appVersion.editAction': '编辑',
+  'appVersion.withdraw': '撤回',
+  'appVersion.withdrawn': '已撤回',
+  'appVersion.withdrawnBy': '撤回于 {at} · {by}',
+  'appVersion.actions': '操作',
+  'appVersion.confirm.withdraw': '撤回 {version}？应用将不再收到该版本，改为提供仍有效的最新版本。',
 };

@@ -4,7 +4,7 @@ export default {
   'deviceEvents.field.severity': 'Severity',
   'deviceEvents.field.status': 'Status',
   'deviceEvents.field.range': 'Occurred',
-  'deviceEvents.field.message': 'Message',
+  'deviceEvents.field.message': 'Device message',
   'deviceEvents.field.occurrences': 'Count',
   'deviceEvents.field.lastAt': 'Last occurred',
   'deviceEvents.field.firstAt': 'First occurred',

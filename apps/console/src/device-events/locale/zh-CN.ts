@@ -4,7 +4,7 @@ export default {
   'deviceEvents.field.severity': '级别',
   'deviceEvents.field.status': '状态',
   'deviceEvents.field.range': '发生时间',
-  'deviceEvents.field.message': '描述',
+  'deviceEvents.field.message': '设备消息',
   'deviceEvents.field.occurrences': '次数',
   'deviceEvents.field.lastAt': '最近发生',
   'deviceEvents.field.firstAt': '首次发生',

@@ -89,4 +89,5 @@ export default {
   'ota.campaign.cancel': 'Cancel campaign',
   'ota.campaign.cancelConfirm': 'Cancel this campaign? Devices not yet started will not be updated.',
   'ota.campaign.openLog': 'Upgrade log',
+  'ota.rule.language': 'Choose the language',
 };

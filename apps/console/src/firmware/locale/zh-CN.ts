@@ -89,4 +89,5 @@ export default {
   'ota.campaign.cancel': '取消任务',
   'ota.campaign.cancelConfirm': '取消此升级任务？尚未开始的设备将不会升级。',
   'ota.campaign.openLog': '升级日志',
+  'ota.rule.language': '请选择语言',
 };

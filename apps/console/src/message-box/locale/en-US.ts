@@ -1,8 +1,8 @@
 export default {
   'messageBox.title': 'Messages',
-  'messageBox.tab.message': 'Message',
-  'messageBox.tab.notice': 'Notice',
-  'messageBox.tab.todo': 'Todo',
+  'messageBox.tab.message': 'Messages',
+  'messageBox.tab.notice': 'Notices',
+  'messageBox.tab.todo': 'To-dos',
   'messageBox.allRead': 'All read',
   'messageBox.viewMore': 'View more',
   'messageBox.empty': 'Nothing here',

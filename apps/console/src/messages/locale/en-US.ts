@@ -1,7 +1,4 @@
 export default {
-  'messagesPage.type.message': 'Messages',
-  'messagesPage.type.notice': 'Notices',
-  'messagesPage.type.todo': 'To-dos',
   'messagesPage.filter.all': 'All',
   'messagesPage.filter.unread': 'Unread',
   'messagesPage.allRead': 'Mark all read',

@@ -1,7 +1,4 @@
 export default {
-  'messagesPage.type.message': '消息',
-  'messagesPage.type.notice': '通知',
-  'messagesPage.type.todo': '待办',
   'messagesPage.filter.all': '全部',
   'messagesPage.filter.unread': '未读',
   'messagesPage.allRead': '全部已读',

@@ -12,7 +12,7 @@ export default {
   'productSn.filter.sn': 'SN starts with',
   'productSn.filter.model': 'All models',
   'productSn.filter.enabled': 'All registrations',
-  'productSn.filter.region': 'Region',
+  'productSn.filter.region': 'All regions',
   'productSn.filter.owner': 'Owner',
   'productSn.empty': 'No serial numbers yet',
   'productSn.total': '{total} serial numbers',

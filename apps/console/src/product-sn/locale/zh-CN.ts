@@ -12,7 +12,7 @@ export default {
   'productSn.filter.sn': '序列号前缀',
   'productSn.filter.model': '全部型号',
   'productSn.filter.enabled': '全部注册状态',
-  'productSn.filter.region': '区域',
+  'productSn.filter.region': '全部区域',
   'productSn.filter.owner': '所有者',
   'productSn.empty': '暂无序列号',
   'productSn.total': '共 {total} 个序列号',

@@ -28,4 +28,5 @@ export default {
   'settings.menu.loading': 'Loading the menu from the server…',
   'settings.menu.success': 'Menu loaded',
   'settings.menu.error': 'The menu could not be loaded',
+  'settings.menuWidthRange': 'A whole number from {min} to {max}; the menu stays at {current} px',
 };

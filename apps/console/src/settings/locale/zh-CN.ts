@@ -28,4 +28,5 @@ export default {
   'settings.menu.loading': '正在从服务器加载菜单…',
   'settings.menu.success': '菜单加载成功',
   'settings.menu.error': '菜单加载失败',
+  'settings.menuWidthRange': '请输入 {min} 到 {max} 之间的整数；菜单仍为 {current} px',
 };

@@ -14,6 +14,7 @@ export default {
   'userCenter.field.location': 'Location',
   'userCenter.field.personalWebsite': 'Website',
   'userCenter.field.introduction': 'Introduction',
+  'userCenter.rule.tooLong': 'At most {n} characters',
   'userCenter.rule.name': 'Enter your name',
   'userCenter.rule.email': 'Enter a valid e-mail address',
   'userCenter.rule.website': 'Enter a full address such as https://example.com, or leave it empty',

@@ -14,6 +14,7 @@ export default {
   'userCenter.field.location': '所在地',
   'userCenter.field.personalWebsite': '个人网站',
   'userCenter.field.introduction': '个人简介',
+  'userCenter.rule.tooLong': '最多 {n} 个字符',
   'userCenter.rule.name': '请输入姓名',
   'userCenter.rule.email': '请输入有效的邮箱地址',
   'userCenter.rule.website': '请输入完整地址，如 https://example.com，或留空',
