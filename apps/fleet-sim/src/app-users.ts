@@ -239,7 +239,7 @@ export class AppUserSim {
    */
   async fileFeedback(
     body: { category: 'device' | 'app' | 'account' | 'suggestion' | 'other'; title: string; description: string; sn?: string },
-    attachments: Array<{ name: string; bytes: Uint8Array }> = [],
+    attachments: Array<{ name: string; bytes: Uint8Array<ArrayBuffer> }> = [],
     client = { version: '3.4.0 (fleet-sim)', os: 'Android 15' },
   ): Promise<{ id: number; number: number; status: string }> {
     const headers: Record<string, string> = { 'accept-language': this.plan.locale, 'user-agent': 'mowerline-fleet-sim (app user)', 'x-app-version': client.version, 'x-app-os': client.os };
