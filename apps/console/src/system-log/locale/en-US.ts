@@ -71,6 +71,7 @@ export default {
   'audit.action.task.schedule.resend': 'Re-send mower schedule',
   'audit.action.task.command': 'Mowing command',
   'audit.action.task.run.export': 'Export task records',
+  'audit.family.content': 'App content',
   'audit.action.content.create': 'Create content',
   'audit.action.content.update': 'Edit content',
   'audit.action.content.state': 'Publish or archive content',

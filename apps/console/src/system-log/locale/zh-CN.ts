@@ -71,6 +71,7 @@ export default {
   'audit.action.task.schedule.resend': '重新下发割草计划',
   'audit.action.task.command': '割草指令',
   'audit.action.task.run.export': '导出作业记录',
+  'audit.family.content': '应用内容',
   'audit.action.content.create': '新建内容',
   'audit.action.content.update': '编辑内容',
   'audit.action.content.state': '发布/归档内容',
