@@ -99,6 +99,7 @@ export default {
   'audit.action.ticket.merge': 'Merge tickets',
   'audit.action.ticket.export': 'Export tickets',
   'audit.action.ticket.sla.update': 'Change ticket SLA targets',
+  'audit.family.content': 'App content',
   'audit.action.content.create': 'Create content',
   'audit.action.content.update': 'Edit content',
   'audit.action.content.state': 'Publish or archive content',

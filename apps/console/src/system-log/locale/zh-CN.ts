@@ -99,6 +99,7 @@ export default {
   'audit.action.ticket.merge': '合并工单',
   'audit.action.ticket.export': '导出工单',
   'audit.action.ticket.sla.update': '修改工单 SLA 目标',
+  'audit.family.content': '应用内容',
   'audit.action.content.create': '新建内容',
   'audit.action.content.update': '编辑内容',
   'audit.action.content.state': '发布/归档内容',
