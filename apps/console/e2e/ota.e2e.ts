@@ -185,8 +185,9 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     expect(await page.getByTestId('ota-campaign-phase-now').innerText()).toBe('All phases ended');
     expect(await page.getByTestId('ota-campaign-detail').innerText()).not.toContain('[');
     await page.keyboard.press('Escape');
-    const listed = row(page, 'MLX9 nobody');
-    await listed.waitFor();
+    // The list refreshes on its own while a campaign runs.
+    const listed = row(page, 'MLX9 nobody').filter({ hasText: 'no device updated' });
+    await listed.waitFor({ timeout: 30_000 });
     expect(await listed.innerText()).toMatch(/Completed – no device updated[\s\S]*Updated 0 · Skipped 20 · Failed 0[\s\S]*All phases ended/);
     expect(fresh.errors).toEqual([]);
     } finally {

@@ -5,6 +5,7 @@ export default {
   'systemLog.filter.result': 'All results',
   'systemLog.filter.reset': 'Reset',
   'systemLog.column.at': 'Time',
+  'systemLog.actor.system': 'System',
   'systemLog.column.actor': 'Actor',
   'systemLog.column.action': 'Action',
   'systemLog.column.target': 'Target',

@@ -5,6 +5,7 @@ export default {
   'systemLog.filter.result': '全部结果',
   'systemLog.filter.reset': '重置',
   'systemLog.column.at': '时间',
+  'systemLog.actor.system': '系统',
   'systemLog.column.actor': '操作人',
   'systemLog.column.action': '操作',
   'systemLog.column.target': '对象',
