@@ -37,6 +37,7 @@ export default {
   'audit.action.product.sn.update': 'Edit serial number',
   'audit.action.product.sn.rotate-secret': 'Rotate device secret',
   'audit.action.device.event.ack': 'Acknowledge exception event',
+  'audit.action.auth.notifications.update': 'Change fault notifications',
   'audit.action.device.event.clear': 'Clear exception event',
   'audit.action.device.command': 'Send device command',
   'audit.action.device.export': 'Export devices',

@@ -37,6 +37,7 @@ export default {
   'audit.action.product.sn.update': '编辑序列号',
   'audit.action.product.sn.rotate-secret': '更换设备密钥',
   'audit.action.device.event.ack': '确认异常事件',
+  'audit.action.auth.notifications.update': '修改故障通知设置',
   'audit.action.device.event.clear': '清除异常事件',
   'audit.action.device.command': '下发设备指令',
   'audit.action.device.export': '导出设备',
