@@ -36,12 +36,13 @@ export function NotifyPrefsModal({ visible, onClose }: { visible: boolean; onClo
     >
       <Form layout="vertical">
         <Form.Item label={t('messagesPage.prefs.severities')} extra={severities.length === 0 ? t('messagesPage.prefs.none') : undefined}>
-          <Checkbox.Group
-            data-testid="notify-prefs-severities"
-            value={severities}
-            onChange={(v: EventSeverity[]) => setSeverities(eventSeverities.filter((s) => v.includes(s)))}
-            options={eventSeverities.map((s) => ({ value: s, label: t(`messagesPage.severity.${s}`) }))}
-          />
+          <div data-testid="notify-prefs-severities">
+            <Checkbox.Group
+              value={severities}
+              onChange={(v: EventSeverity[]) => setSeverities(eventSeverities.filter((s) => v.includes(s)))}
+              options={eventSeverities.map((s) => ({ value: s, label: t(`messagesPage.severity.${s}`) }))}
+            />
+          </div>
         </Form.Item>
         <Form.Item
           label={t('messagesPage.prefs.codes')}
@@ -49,14 +50,16 @@ export function NotifyPrefsModal({ visible, onClose }: { visible: boolean; onClo
           validateStatus={badCode ? 'error' : undefined}
           help={badCode ? t('messagesPage.prefs.badCode', { code: badCode }) : undefined}
         >
-          <InputTag
-            data-testid="notify-prefs-codes"
-            value={codes}
-            allowClear
-            saveOnBlur
-            placeholder="BLADE_BLOCKED"
-            onChange={(v: string[]) => setCodes([...new Set(v.map((c) => c.trim().toUpperCase()).filter(Boolean))].slice(0, 50))}
-          />
+          <div data-testid="notify-prefs-codes">
+            <InputTag
+              value={codes}
+              allowClear
+              saveOnBlur
+              placeholder="BLADE_BLOCKED"
+              aria-label={t('messagesPage.prefs.codes')}
+              onChange={(v: string[]) => setCodes([...new Set(v.map((c) => c.trim().toUpperCase()).filter(Boolean))].slice(0, 50))}
+            />
+          </div>
         </Form.Item>
         <Alert type="info" content={t('messagesPage.prefs.folding')} />
       </Form>
