@@ -85,13 +85,20 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
     await modal.locator('.arco-form-item').filter({ hasText: 'Version to roll out' }).locator('.arco-select').click();
     await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'MLX9 1.1.0' }).click();
     await modal.getByTestId('ota-campaign-phases').fill('10, 50, 100');
+    // The rate limit is now spread over the minute (at most ceil(rate / 60) a second): 1200/min
+    // keeps 20 mowers at a few seconds, as the old burst did.
+    await modal.locator('.arco-form-item').filter({ hasText: 'Rate limit' }).locator('input').fill('1200');
+    // The form says before creation what the campaign will do.
+    expect(await modal.getByTestId('ota-campaign-preview').innerText()).toContain('20 of 20 devices will be updated');
     await modal.getByRole('button', { name: 'OK' }).click();
 
     const detail = page.getByTestId('ota-campaign-detail');
     await detail.waitFor();
     await detail.getByTestId('ota-campaign-chart').locator('canvas').waitFor();
     await page.getByTestId('ota-campaign-status').filter({ hasText: 'Completed' }).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('ota-campaign-status').innerText()).toBe('Completed');
     expect(await page.getByTestId('ota-campaign-counts').innerText()).toContain('Success 20');
+    expect(await page.getByTestId('ota-campaign-outcome').innerText()).toBe('Updated 20 · Skipped 0 · Failed 0');
     await page.screenshot({ path: '/tmp/ota-campaign.png' });
     await waitFor(() => mowers.every((m) => m.firmware() === '1.1.0'), 10_000);
   }, 90_000);
@@ -139,4 +146,59 @@ describe('firmware rollout from the console: upload, phased campaign, live progr
       await zh.context.close();
     }
   }, 60_000);
+
+  it('tells the truth about a rollout that can update nobody: refused range, preview, its own end state', async () => {
+    const fresh = await openSignedIn(browser, server, '/product/firmware');
+    const { page } = fresh;
+    try {
+      // An "upgradable from" above the version is refused in the form, before any byte is sent.
+      await page.getByTestId('ota-upload-open').click();
+      const upload = page.locator('.arco-modal:visible');
+      await upload.getByTestId('ota-upload-version').fill('1.6.0');
+      await upload.getByTestId('ota-upload-min-from').fill('9.9.9');
+      await upload.getByText('"Upgradable from" must be below the version itself').waitFor();
+      await upload.getByRole('button', { name: 'Cancel' }).click();
+
+      // 1.2.0 upgradable from 1.1.5: every mower (on 1.1.0 now) is below it.
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ modelId: String(await modelIdOf('MLX9')), version: '1.2.0', minFromVersion: '1.1.5' })) form.append(k, v);
+      form.append('file', new Blob([new Uint8Array(firmwareImage(4096))]), 'mlx9-1.2.0.bin');
+      const token = await server.login();
+      const up = (await (await fetch(`${server.url}/api/admin/product/firmware`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()) as { data: { id: number } };
+      await server.api('PUT', `/api/admin/product/firmware/${up.data.id}`, { token, body: { status: 'released' } });
+
+      await page.locator('.arco-tabs-header-title').filter({ hasText: 'Update campaigns' }).click();
+      await page.getByTestId('ota-campaign-new').click();
+      const modal = page.locator('.arco-modal:visible');
+      await modal.getByTestId('ota-campaign-name').fill('MLX9 nobody');
+      await modal.locator('.arco-form-item').filter({ hasText: 'Version to roll out' }).locator('.arco-select').click();
+      await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'MLX9 1.2.0' }).click();
+      const preview = modal.getByTestId('ota-campaign-preview');
+      await preview.waitFor();
+      expect(await preview.innerText()).toMatch(/No device would be updated[\s\S]*20 skipped: below the "upgradable from" version/);
+      await modal.getByRole('button', { name: 'OK' }).click();
+
+      const status = page.getByTestId('ota-campaign-status');
+      await status.filter({ hasText: 'no device updated' }).waitFor({ timeout: 30_000 });
+      expect(await status.innerText()).toBe('Completed – no device updated');
+      expect(await page.getByTestId('ota-campaign-outcome').innerText()).toBe('Updated 0 · Skipped 20 · Failed 0');
+      expect(await page.getByTestId('ota-campaign-phase-now').innerText()).toBe('All phases ended');
+      expect(await page.getByTestId('ota-campaign-detail').innerText()).not.toContain('[');
+      await page.keyboard.press('Escape');
+      // The list refreshes on its own while a campaign runs.
+      const listed = row(page, 'MLX9 nobody').filter({ hasText: 'no device updated' });
+      await listed.waitFor({ timeout: 30_000 });
+      expect(await listed.innerText()).toMatch(/Completed – no device updated[\s\S]*Updated 0 · Skipped 20 · Failed 0[\s\S]*All phases ended/);
+      expect(fresh.errors).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+  }, 90_000);
+
+  async function modelIdOf(code: string): Promise<number> {
+    const { productModels } = await import('../../server/src/product/product.sql.ts');
+    const { eq } = await import('drizzle-orm');
+    const [m] = await server.ctx.db.select().from(productModels).where(eq(productModels.code, code));
+    return m!.id;
+  }
 });

@@ -83,6 +83,25 @@ describe('workplace, messages and user center against the real server', () => {
     expect(errors).toEqual([]);
   });
 
+  it('each member chooses which device faults notify them, in their own language', async () => {
+    const { page, errors } = await open('/user/messages', { ...GRACE, locale: 'zh-CN' });
+    await page.getByTestId('notify-prefs-open').filter({ hasText: '故障通知' }).click();
+    const modal = page.locator('.arco-modal:visible');
+    const severities = modal.getByTestId('notify-prefs-severities');
+    // The defaults: critical and major on.
+    await expect.poll(async () => severities.locator('.arco-checkbox-checked').allInnerTexts(), SETTLE).toEqual(['严重', '重要']);
+    await severities.locator('.arco-checkbox', { hasText: '重要' }).click();
+    await severities.locator('.arco-checkbox', { hasText: '次要' }).click();
+    await modal.getByTestId('notify-prefs-codes').locator('input').fill('blade_worn');
+    await modal.getByTestId('notify-prefs-codes').locator('input').press('Enter');
+    await modal.getByRole('button', { name: /确\s*定/ }).click();
+    await toast(page, '通知设置已保存');
+    const grace = await server.login(GRACE.username, GRACE.password);
+    const saved = await server.api('GET', '/api/admin/message/preferences', { token: grace });
+    expect(saved.body.data).toEqual({ severities: ['critical', 'minor'], codes: ['BLADE_WORN'] });
+    expect(errors).toEqual([]);
+  });
+
   it('the user center edits the profile (validated like the server) and the header follows', async () => {
     const { page, errors } = await open('/user/center', GRACE);
     await page.locator('[data-testid=profile-name]', { hasText: 'Grace Lee' }).waitFor();

@@ -73,7 +73,12 @@ export const otaPublicKeySchema = z.object({ algorithm: z.literal('Ed25519'), pu
 
 // ---------------------------------------------------------------- campaigns
 
-export const campaignStatuses = ['running', 'paused', 'completed', 'cancelled'] as const;
+/**
+ * A campaign that ends does not always end well: `completed` means every device that had work was
+ * updated; `completed_with_failures` that at least one failed; `completed_none` that nobody was
+ * updated (every device skipped, say a minimum version above them all).
+ */
+export const campaignStatuses = ['running', 'paused', 'completed', 'completed_with_failures', 'completed_none', 'cancelled'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
@@ -111,6 +116,13 @@ export const campaignCreateBodySchema = z
     abortMinFinished: z.number().int().min(1).max(100_000).default(10),
     timeoutSeconds: z.number().int().min(10).max(86_400).default(1800),
     retries: z.number().int().min(0).max(10).default(1),
+    /**
+     * How long a finished phase must stay healthy (no abort, threshold still met) before the next
+     * one starts (hawkBit/Mender). 0 = start the next phase at once (the API default, as before).
+     */
+    soakSeconds: z.number().int().min(0).max(7 * 86_400).default(0),
+    /** Share of a phase's devices (skipped ones aside) that must succeed before the next phase; 0 = none required. */
+    successThresholdPercent: z.number().int().min(0).max(100).default(0),
     /** Daily window (UTC) in which jobs may start; absent = any time. end < start spans midnight. */
     window: z.object({ start: hhmm, end: hhmm }).strict().nullable().default(null),
   })
@@ -119,6 +131,17 @@ export type CampaignCreateBody = z.infer<typeof campaignCreateBodySchema>;
 
 export const campaignCountsSchema = z.partialRecord(z.enum(otaJobStates), z.number().int());
 export type CampaignCounts = z.infer<typeof campaignCountsSchema>;
+
+/**
+ * What a running campaign is waiting for right now, so the console can say it:
+ * - `soak`: the current phase finished and must stay healthy until `until`;
+ * - `success_threshold`: the phase has not reached its success share (some devices still offline);
+ * - `rate_limit`: the per-minute limit is used up; `window`: outside the maintenance window;
+ * - `devices`: jobs are at the devices; `offline`: the remaining devices of the phase are offline.
+ */
+export const campaignWaitReasons = ['soak', 'success_threshold', 'rate_limit', 'window', 'devices', 'offline'] as const;
+export type CampaignWaitReason = (typeof campaignWaitReasons)[number];
+export const campaignWaitSchema = z.object({ reason: z.enum(campaignWaitReasons), until: z.string().nullable() });
 
 export const campaignSchema = z.object({
   id: z.number().int(),
@@ -137,9 +160,13 @@ export const campaignSchema = z.object({
   abortMinFinished: z.number().int(),
   timeoutSeconds: z.number().int(),
   retries: z.number().int(),
+  soakSeconds: z.number().int(),
+  successThresholdPercent: z.number().int(),
   window: z.object({ start: z.string(), end: z.string() }).nullable(),
   total: z.number().int(),
   counts: campaignCountsSchema,
+  /** Running only: what the rollout waits for (null when it is simply sending). */
+  waiting: campaignWaitSchema.nullable(),
   createdBy: z.string(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -150,6 +177,19 @@ export type Campaign = z.infer<typeof campaignSchema>;
 export const campaignListQuerySchema = pageQuerySchema
   .extend({ status: z.enum(campaignStatuses).optional(), kind: z.enum(artifactKinds).optional() })
   .strict();
+
+/**
+ * POST /api/admin/ota/campaign/preview: what a campaign with this body would do, before it exists.
+ * `willUpdate` devices get a job; `skipped` counts the others by the reason they would be skipped.
+ */
+export const campaignPreviewSchema = z.object({
+  total: z.number().int(),
+  willUpdate: z.number().int(),
+  skipped: z.partialRecord(z.enum(otaReasons), z.number().int()),
+  /** Of `willUpdate`, how many are offline now (they are sent the update when they come online). */
+  offline: z.number().int(),
+});
+export type CampaignPreview = z.infer<typeof campaignPreviewSchema>;
 
 /** POST /api/admin/ota/campaign/:id/pause | resume | cancel */
 export const campaignActions = ['pause', 'resume', 'cancel'] as const;

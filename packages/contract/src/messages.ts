@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventCodeSchema, eventSeverities } from './device-protocol.ts';
 import { pageQuerySchema } from './envelope.ts';
 import { timeZoneSchema } from './end-users.ts';
 
@@ -48,4 +49,19 @@ export const messageKinds = {
   otaCampaignPaused: 6,
   ticketNew: 7,
   ticketCustomerReply: 8,
+  /** Device exception events a staff member chose to hear about, folded per severity and minute. */
+  deviceEvents: 9,
 } as const;
+
+/**
+ * GET/PUT /api/admin/message/preferences: which device exception events notify me. `codes` empty
+ * means every code of the chosen severities. Without a saved choice: critical and major.
+ */
+export const notifyPrefsSchema = z
+  .object({
+    severities: z.array(z.enum(eventSeverities)).max(eventSeverities.length).refine((s) => new Set(s).size === s.length, 'each severity once'),
+    codes: z.array(eventCodeSchema).max(50),
+  })
+  .strict();
+export type NotifyPrefs = z.infer<typeof notifyPrefsSchema>;
+export const defaultNotifyPrefs: NotifyPrefs = { severities: ['critical', 'major'], codes: [] };

@@ -21,6 +21,22 @@ export const staffUserSchema = z.object({
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
+/**
+ * A one-time link (invitation or admin-started reset) and what became of its mail. When the mail
+ * was not sent (no SMTP_URL) or failed, `link` carries the link itself, once, for the admin to pass
+ * on by hand; it is never stored or logged in clear.
+ */
+export const staffLinkResultSchema = z.object({
+  mail: z.enum(['sent', 'failed', 'not_sent']),
+  link: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type StaffLinkResult = z.infer<typeof staffLinkResultSchema>;
+
+/** The answer of a staff creation or change: the account, and the link when one was issued. */
+export const staffWriteResultSchema = staffUserSchema.extend({ resetLink: staffLinkResultSchema.optional() });
+export type StaffWriteResult = z.infer<typeof staffWriteResultSchema>;
+
 /** GET /api/admin/user */
 export const staffListQuerySchema = pageQuerySchema
   .extend({

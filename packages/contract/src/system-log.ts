@@ -42,6 +42,7 @@ export const auditActions = [
   'auth.password.reset',
   'auth.register',
   'auth.profile.update',
+  'auth.notifications.update',
   'staff.create',
   'staff.update',
   'staff.approve',

@@ -7,7 +7,7 @@ import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { usePermission } from '../permission/usePermission.ts';
 import { useCampaign, useCampaignAction } from './firmware.api.ts';
-import { campaignStatusColor, jobStateColor, jobStateHex } from './labels.ts';
+import { campaignEnded, campaignStatusColor, jobStateColor, jobStateHex, outcomeText, phaseText } from './labels.ts';
 
 /** One campaign live: counts per state, a chart of them, its settings and pause/resume/cancel. */
 export function CampaignDrawer({ id, onClose }: { id: number | undefined; onClose(): void }) {
@@ -45,10 +45,13 @@ function CampaignBody({ campaign: c, onLeave }: { campaign: Campaign; onLeave():
           {t(`ota.campaign.status.${c.status}`)}
         </Tag>
         {c.pauseReason === 'ABORT_THRESHOLD' && <Tag color="red">{t('ota.campaign.aborted')}</Tag>}
+        {c.pauseReason === 'SUCCESS_THRESHOLD' && <Tag color="red">{t('ota.campaign.thresholdMissed')}</Tag>}
         <span>
           {c.modelCode} → {c.version}
         </span>
       </Space>
+      <div className="ota-outcome" data-testid="ota-campaign-outcome">{outcomeText(c, t)}</div>
+      <div className="ota-phase-now" data-testid="ota-campaign-phase-now">{phaseText(c, t)}</div>
       <div className="ota-counts" data-testid="ota-campaign-counts">
         {otaJobStates
           .filter((s) => (c.counts[s] ?? 0) > 0)
@@ -65,8 +68,11 @@ function CampaignBody({ campaign: c, onLeave }: { campaign: Campaign; onLeave():
         border
         data={[
           { label: t('ota.campaign.total'), value: c.total },
-          { label: t('ota.campaign.phase'), value: c.phases.map((p, i) => (i === c.phaseIndex ? `[${p}%]` : `${p}%`)).join(' → ') },
+          // The current phase is marked only while the rollout is under way.
+          { label: t('ota.campaign.phase'), value: c.phases.map((p, i) => (i === c.phaseIndex && !campaignEnded(c) ? `[${p}%]` : `${p}%`)).join(' → ') },
           { label: t('ota.campaign.rate'), value: `${c.ratePerMinute}/min` },
+          { label: t('ota.campaign.soakShort'), value: c.soakSeconds > 0 ? t('ota.unit.minutes', { n: Math.round((c.soakSeconds / 60) * 10) / 10 }) : '0' },
+          { label: t('ota.campaign.threshold'), value: c.successThresholdPercent > 0 ? `${c.successThresholdPercent}%` : t('ota.campaign.thresholdNone') },
           { label: t('ota.campaign.abort'), value: `${c.abortFailurePercent}% / ≥${c.abortMinFinished}` },
           { label: t('ota.campaign.timeout'), value: `${c.timeoutSeconds}s × ${c.retries + 1}` },
           { label: t('ota.campaign.window'), value: c.window ? `${c.window.start}–${c.window.end} UTC` : t('ota.campaign.anyTime') },

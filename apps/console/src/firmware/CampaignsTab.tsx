@@ -9,7 +9,7 @@ import { Permission } from '../permission/Permission.tsx';
 import { CampaignDrawer } from './CampaignDrawer.tsx';
 import { CreateCampaignModal } from './CreateCampaignModal.tsx';
 import { useCampaigns } from './firmware.api.ts';
-import { campaignStatusColor } from './labels.ts';
+import { campaignStatusColor, outcomeText, phaseText } from './labels.ts';
 
 /** Finished share of a campaign (success, failed, skipped, cancelled over all). */
 export function finishedPercent(c: Campaign): number {
@@ -32,27 +32,31 @@ export function CampaignsTab({ kind }: { kind: ArtifactKind }) {
     {
       title: t('ota.field.status'),
       dataIndex: 'status',
-      width: 150,
+      width: 220,
       render: (s: CampaignStatus, c) => (
-        <Tag color={campaignStatusColor[s]}>
+        <Tag color={campaignStatusColor[s]} data-testid="ota-campaign-row-status">
           {t(`ota.campaign.status.${s}`)}
           {c.pauseReason === 'ABORT_THRESHOLD' ? ` · ${t('ota.campaign.aborted')}` : ''}
+          {c.pauseReason === 'SUCCESS_THRESHOLD' ? ` · ${t('ota.campaign.thresholdMissed')}` : ''}
         </Tag>
       ),
     },
     {
       title: t('ota.campaign.progress'),
       dataIndex: 'counts',
-      width: 260,
+      width: 280,
       render: (_, c) => (
-        <Progress
-          percent={finishedPercent(c)}
-          status={c.counts.FAILED ? 'warning' : c.status === 'completed' ? 'success' : 'normal'}
-          formatText={() => `${c.counts.SUCCESS ?? 0}/${c.total}${c.counts.FAILED ? ` · ✕${c.counts.FAILED}` : ''}`}
-        />
+        <div>
+          <Progress
+            percent={finishedPercent(c)}
+            status={c.counts.FAILED ? 'warning' : c.status === 'completed' ? 'success' : 'normal'}
+            formatText={() => `${c.counts.SUCCESS ?? 0}/${c.total}${c.counts.FAILED ? ` · ✕${c.counts.FAILED}` : ''}`}
+          />
+          <div className="ota-outcome" data-testid="ota-campaign-row-outcome">{outcomeText(c, t)}</div>
+        </div>
       ),
     },
-    { title: t('ota.campaign.phase'), dataIndex: 'phaseIndex', width: 120, render: (i: number, c) => `${c.phases[i]}% (${i + 1}/${c.phases.length})` },
+    { title: t('ota.campaign.phase'), dataIndex: 'phaseIndex', width: 240, render: (_: number, c) => <span data-testid="ota-campaign-row-phase">{phaseText(c, t)}</span> },
     { title: t('ota.field.createdAt'), dataIndex: 'createdAt', width: 220, render: (v: string, c) => `${dateTime(v)} · ${c.createdBy}` },
   ];
 

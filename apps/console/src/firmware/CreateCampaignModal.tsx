@@ -1,8 +1,8 @@
-import { useState } from 'react';
-import { Form, Input, InputNumber, Modal, Radio, Select, Space, Switch, Typography } from '@arco-design/web-react';
-import type { ArtifactKind, Campaign, CampaignCreateBody, CampaignTarget } from '@mowerline/contract';
-import { useT } from '../locale/i18n.ts';
-import { useCreateCampaign, useReleasedArtifacts } from './firmware.api.ts';
+import { useEffect, useState } from 'react';
+import { Alert, Form, Input, InputNumber, Modal, Radio, Select, Space, Switch, Typography } from '@arco-design/web-react';
+import type { ArtifactKind, Campaign, CampaignCreateBody, CampaignPreview, CampaignTarget } from '@mowerline/contract';
+import { useT, type Translate } from '../locale/i18n.ts';
+import { useCampaignPreview, useCreateCampaign, useReleasedArtifacts } from './firmware.api.ts';
 import { parseSnList } from './labels.ts';
 
 const VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,4}(?:[-+][0-9A-Za-z.-]{1,16})?$/;
@@ -24,6 +24,8 @@ interface Values {
   abortMinFinished: number;
   timeoutMinutes: number;
   retries: number;
+  soakMinutes: number;
+  successThresholdPercent: number;
   useWindow: boolean;
   windowStart?: string;
   windowEnd?: string;
@@ -35,6 +37,40 @@ function targetOf(v: Values): CampaignTarget {
   return { type: 'model', minVersion: v.minVersion || undefined, maxVersion: v.maxVersion || undefined };
 }
 
+/** The preview's body: only once an artifact is chosen and the target is complete enough to count. */
+function previewBody(v: Partial<Values>): CampaignCreateBody | undefined {
+  if (!v.artifactId || !v.targetType) return undefined;
+  const target = targetOf(v as Values);
+  if (target.type === 'sns' && target.sns.length === 0) return undefined;
+  if (target.type === 'model' && [target.minVersion, target.maxVersion].some((x) => x && !VERSION.test(x))) return undefined;
+  if (target.type === 'filter' && target.firmware && !VERSION.test(target.firmware)) return undefined;
+  return { name: 'preview', artifactId: v.artifactId, target } as CampaignCreateBody;
+}
+
+/** "12 of 19 devices will be updated; 7 skipped: below the 'upgradable from' version". */
+function PreviewNote({ preview, t }: { preview: CampaignPreview; t: Translate }) {
+  const skipped = Object.entries(preview.skipped).filter(([, n]) => (n ?? 0) > 0);
+  return (
+    <Alert
+      className="ota-preview"
+      data-testid="ota-campaign-preview"
+      type={preview.willUpdate === 0 ? 'warning' : 'info'}
+      title={t('ota.preview.title')}
+      content={
+        <div>
+          <div>{preview.willUpdate === 0 ? t('ota.preview.nothing') : t('ota.preview.summary', { willUpdate: preview.willUpdate, total: preview.total })}</div>
+          {preview.offline > 0 && <div>{t('ota.preview.offline', { n: preview.offline })}</div>}
+          {skipped.map(([reason, n]) => (
+            <div key={reason} data-reason={reason}>
+              {t('ota.preview.skipped', { n: n ?? 0, reason: t(`ota.skip.${reason}`) })}
+            </div>
+          ))}
+        </div>
+      }
+    />
+  );
+}
+
 /** A phased rollout: artifact, target, phases, rate, abort threshold, timeout, retries, window. */
 export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kind: ArtifactKind; visible: boolean; onClose(): void; onCreated(c: Campaign): void }) {
   const t = useT();
@@ -43,6 +79,14 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
   const create = useCreateCampaign();
   const [targetType, setTargetType] = useState<CampaignTarget['type']>('model');
   const [useWindow, setUseWindow] = useState(false);
+  const [values, setValues] = useState<Partial<Values>>({});
+  // Counted a moment after the operator stops typing, not on every key.
+  const [body, setBody] = useState<CampaignCreateBody>();
+  useEffect(() => {
+    const timer = setTimeout(() => setBody(previewBody(values)), 300);
+    return () => clearTimeout(timer);
+  }, [values]);
+  const preview = useCampaignPreview(visible ? body : undefined);
 
   const submit = async () => {
     const v = await form.validate();
@@ -56,6 +100,8 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
       abortMinFinished: v.abortMinFinished,
       timeoutSeconds: v.timeoutMinutes * 60,
       retries: v.retries,
+      soakSeconds: Math.round(v.soakMinutes * 60),
+      successThresholdPercent: v.successThresholdPercent,
       window: v.useWindow && v.windowStart && v.windowEnd ? { start: v.windowStart, end: v.windowEnd } : null,
     };
     const created = await create.mutateAsync(body);
@@ -75,8 +121,9 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ targetType: 'model', phases: '1, 10, 50, 100', ratePerMinute: 60, abortFailurePercent: 10, abortMinFinished: 10, timeoutMinutes: 30, retries: 1, useWindow: false }}
-        onValuesChange={(changed: Partial<Values>) => {
+        initialValues={{ targetType: 'model', phases: '1, 10, 50, 100', ratePerMinute: 60, abortFailurePercent: 10, abortMinFinished: 10, timeoutMinutes: 30, retries: 1, soakMinutes: 0, successThresholdPercent: 0, useWindow: false }}
+        onValuesChange={(changed: Partial<Values>, all: Partial<Values>) => {
+          setValues(all);
           if (changed.targetType) setTargetType(changed.targetType);
           if (changed.useWindow !== undefined) setUseWindow(changed.useWindow);
         }}
@@ -127,6 +174,9 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
             </Form.Item>
           </Space>
         )}
+        {body && preview.data && <PreviewNote preview={preview.data} t={t} />}
+        {body && preview.isLoading && <Typography.Text type="secondary">{t('ota.preview.loading')}</Typography.Text>}
+        {body && preview.error && <Alert className="ota-preview" type="error" data-testid="ota-campaign-preview-error" content={preview.error.message} />}
         <Form.Item label={t('ota.campaign.phases')} field="phases" rules={[{ validator: phasesValid }]} extra={t('ota.hint.phases')}>
           <Input data-testid="ota-campaign-phases" />
         </Form.Item>
@@ -145,6 +195,12 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
           </Form.Item>
           <Form.Item label={t('ota.campaign.retries')} field="retries">
             <InputNumber min={0} max={10} style={{ width: 100 }} />
+          </Form.Item>
+          <Form.Item label={t('ota.campaign.soak')} field="soakMinutes" extra={t('ota.hint.soak')}>
+            <InputNumber min={0} max={10080} step={1} style={{ width: 150 }} data-testid="ota-campaign-soak" />
+          </Form.Item>
+          <Form.Item label={t('ota.campaign.threshold')} field="successThresholdPercent">
+            <InputNumber min={0} max={100} suffix="%" style={{ width: 120 }} data-testid="ota-campaign-threshold" />
           </Form.Item>
         </Space>
         <Form.Item label={t('ota.campaign.window')} field="useWindow" triggerPropName="checked">

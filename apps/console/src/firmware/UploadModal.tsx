@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Form, Input, Modal, Progress, Select, Space, Typography } from '@arco-design/web-react';
 import { IconFile } from '@arco-design/web-react/icon';
-import { artifactExtensions, type ArtifactKind } from '@mowerline/contract';
+import { artifactExtensions, compareVersions, type ArtifactKind } from '@mowerline/contract';
 import { useProductModels } from '../devices/devices.api.ts';
 import { useT } from '../locale/i18n.ts';
 import { useUploadArtifact, type UploadInput } from './firmware.api.ts';
@@ -75,8 +75,22 @@ export function UploadModal({ kind, visible, onClose }: { kind: ArtifactKind; vi
             <Input placeholder="1.4.2" maxLength={32} data-testid="ota-upload-version" />
           </Form.Item>
           {kind === 'firmware' ? (
-            <Form.Item label={t('ota.field.minFrom')} field="minFromVersion" rules={[{ match: VERSION, message: t('ota.rule.version') }]}>
-              <Input placeholder="1.0.0" maxLength={32} />
+            <Form.Item
+              label={t('ota.field.minFrom')}
+              field="minFromVersion"
+              rules={[
+                { match: VERSION, message: t('ota.rule.version') },
+                {
+                  // The server refuses it too (ARTIFACT_MIN_FROM_ABOVE); saying so here saves the upload.
+                  validator: (value: string | undefined, cb: (error?: string) => void) => {
+                    const version = (form.getFieldValue('version') as string | undefined)?.trim() ?? '';
+                    const min = value?.trim() ?? '';
+                    cb(min && VERSION.test(min) && VERSION.test(version) && compareVersions(min, version) >= 0 ? t('ota.rule.minFromBelow') : undefined);
+                  },
+                },
+              ]}
+            >
+              <Input placeholder="1.0.0" maxLength={32} data-testid="ota-upload-min-from" />
             </Form.Item>
           ) : (
             <Form.Item label={t('ota.field.language')} field="language" rules={[{ required: true, message: t('ota.rule.language') }]}>

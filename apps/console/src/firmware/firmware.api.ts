@@ -1,6 +1,6 @@
-import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { artifactApi, otaApi, type ArtifactKind, type ArtifactListQuery, type CampaignAction, type EndpointBodyInput } from '@mowerline/contract';
-import { call, invalidate, useEndpoint, useEndpointMutation, type Invalidation } from '../api/endpoint-client.ts';
+import { call, endpointKey, invalidate, useEndpoint, useEndpointMutation, type Invalidation } from '../api/endpoint-client.ts';
 
 /** Artifacts of a kind, one page. */
 export function useArtifacts(kind: ArtifactKind, query: Partial<ArtifactListQuery>) {
@@ -63,6 +63,17 @@ const otaPaths: Invalidation[] = [
   otaApi.upgradeLog,
   otaApi.deviceUpgradeHistory,
 ];
+
+/** What a campaign would do before it is created (how many updated, how many skipped and why). */
+export function useCampaignPreview(body: EndpointBodyInput<typeof otaApi.previewCampaign> | undefined) {
+  // Silent: a target still being typed (an unknown SN) is answered in the form, not by a toast.
+  return useQuery({
+    queryKey: endpointKey(otaApi.previewCampaign, { body: body! }),
+    queryFn: () => call(otaApi.previewCampaign, { body: body! }, { silent: true }),
+    enabled: body !== undefined,
+    retry: false,
+  });
+}
 
 export function useCreateCampaign() {
   return useEndpointMutation(otaApi.createCampaign, { toInput: (body: EndpointBodyInput<typeof otaApi.createCampaign>) => ({ body }), invalidates: otaPaths });

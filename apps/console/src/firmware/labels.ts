@@ -1,4 +1,5 @@
-import type { ArtifactStatus, CampaignStatus, OtaJobState } from '@mowerline/contract';
+import type { ArtifactStatus, Campaign, CampaignStatus, OtaJobState } from '@mowerline/contract';
+import type { Translate } from '../locale/i18n.ts';
 
 /** Arco tag colours of job states, shared by the campaign view and the upgrade log. */
 export const jobStateColor: Record<OtaJobState, string> = {
@@ -29,7 +30,47 @@ export const jobStateHex: Record<OtaJobState, string> = {
 };
 
 export const artifactStatusColor: Record<ArtifactStatus, string> = { draft: 'gray', released: 'green', deprecated: 'orange' };
-export const campaignStatusColor: Record<CampaignStatus, string> = { running: 'arcoblue', paused: 'orange', completed: 'green', cancelled: 'gray' };
+/** An ending that updated nobody or had failures must not look like a green success. */
+export const campaignStatusColor: Record<CampaignStatus, string> = {
+  running: 'arcoblue',
+  paused: 'orange',
+  completed: 'green',
+  completed_with_failures: 'orangered',
+  completed_none: 'gold',
+  cancelled: 'gray',
+};
+
+export const campaignEnded = (c: Campaign) => c.status !== 'running' && c.status !== 'paused';
+
+/** "Updated 3 · Skipped 16 · Failed 0": what a campaign did, in words. */
+export function outcomeText(c: Campaign, t: Translate): string {
+  return t('ota.campaign.outcome', { updated: c.counts.SUCCESS ?? 0, skipped: c.counts.SKIPPED ?? 0, failed: c.counts.FAILED ?? 0 });
+}
+
+/** "4 min" or "45 s" until an instant (never below 1 s). */
+function untilText(iso: string, now: number, t: Translate): string {
+  const seconds = Math.max(1, Math.ceil((Date.parse(iso) - now) / 1000));
+  return seconds < 60 ? t('ota.unit.seconds', { n: seconds }) : t('ota.unit.minutes', { n: Math.ceil(seconds / 60) });
+}
+
+/**
+ * Where a rollout stands and what it waits for: "Phase 2 of 4 (20 %) — soaking, next phase in 4 min".
+ * An ended campaign has no current phase.
+ */
+export function phaseText(c: Campaign, t: Translate, now = Date.now()): string {
+  if (campaignEnded(c)) return t('ota.phase.ended');
+  const where = t('ota.phase.of', { n: c.phaseIndex + 1, of: c.phases.length, percent: c.phases[c.phaseIndex] ?? 100 });
+  if (c.status === 'paused') return `${where} — ${t(c.pauseReason === 'SUCCESS_THRESHOLD' ? 'ota.wait.thresholdMissed' : 'ota.wait.paused', { percent: c.successThresholdPercent })}`;
+  const w = c.waiting;
+  if (!w) return where;
+  const params = {
+    rate: c.ratePerMinute,
+    window: c.window ? `${c.window.start}–${c.window.end} UTC` : '',
+    percent: c.successThresholdPercent,
+    time: w.until ? untilText(w.until, now, t) : '',
+  };
+  return `${where} — ${t(`ota.wait.${w.reason}`, params)}`;
+}
 
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} B`;

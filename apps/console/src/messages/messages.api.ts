@@ -1,4 +1,4 @@
-import { messagesApi, type MessageListQuery, type MessageType } from '@mowerline/contract';
+import { messagesApi, type MessageListQuery, type MessageType, type NotifyPrefs } from '@mowerline/contract';
 import { useEndpoint, useEndpointMutation, type Invalidation } from '../api/endpoint-client.ts';
 
 /** Every write moves both the unread counts and the lists. */
@@ -17,3 +17,8 @@ export const useReadMessages = () => useEndpointMutation(messagesApi.read, { toI
 
 /** "All read": every unread message of one type, or of all types when none is given. */
 export const useReadAllMessages = () => useEndpointMutation(messagesApi.readAll, { toInput: (type?: MessageType) => ({ body: type ? { type } : {} }), invalidates });
+
+/** My choice of device exception events that notify me. */
+export const useNotifyPrefs = (enabled = true) => useEndpoint(messagesApi.notifyPrefs, {}, { enabled });
+
+export const useSaveNotifyPrefs = () => useEndpointMutation(messagesApi.updateNotifyPrefs, { toInput: (body: NotifyPrefs) => ({ body }), invalidates: [messagesApi.notifyPrefs] });

@@ -2,6 +2,7 @@ import { Alert, Form, Input, Message, Modal, Radio } from '@arco-design/web-reac
 import type { StaffUser } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { PasswordPolicyHint, passwordPolicyRule } from '../user-center/PasswordPolicyHint.tsx';
+import { announceLink } from './one-time-link.tsx';
 import { useUpdateStaff } from './staff.api.ts';
 
 interface Values {
@@ -24,8 +25,9 @@ export function ResetPasswordModal({ target, onClose }: { target: StaffUser | nu
     if (!values) return;
     const body = values.method === 'link' ? { id: target.id, sendResetLink: true } : { id: target.id, password: values.password };
     update.mutate(body, {
-      onSuccess: () => {
-        Message.success(t(values.method === 'link' ? 'staff.done.linkSent' : 'staff.done.passwordSet', { name: target.name, email: target.email }));
+      onSuccess: (result) => {
+        if (values.method === 'link') announceLink(result, 'reset', t);
+        else Message.success(t('staff.done.passwordSet', { name: target.name }));
         onClose();
       },
     });

@@ -13,6 +13,7 @@ import {
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { PasswordPolicyHint, passwordPolicyRule } from '../user-center/PasswordPolicyHint.tsx';
 import { schemaRule } from '../user-center/zod-rule.ts';
+import { announceLink } from './one-time-link.tsx';
 import { useCreateStaff, useUpdateStaff } from './staff.api.ts';
 
 interface Values {
@@ -55,7 +56,13 @@ export function StaffFormModal({ editing, visible, onClose }: { editing: StaffUs
       const { status: _status, password: pw, phone, ...rest } = values;
       create.mutate(
         { ...rest, phone: phone?.trim() || undefined, password: pw || undefined },
-        { onSuccess: (user) => (Message.success(t(pw ? 'staff.done.created' : 'staff.done.invited', { name: user.name, email: user.email })), onClose()) },
+        {
+          onSuccess: (user) => {
+            if (pw) Message.success(t('staff.done.created', { name: user.name }));
+            else announceLink(user, 'invite', t);
+            onClose();
+          },
+        },
       );
       return;
     }

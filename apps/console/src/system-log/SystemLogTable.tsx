@@ -3,7 +3,7 @@ import type { Page, SystemLog } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { useSettings } from '../settings/settings.store.ts';
-import { actionLabel, targetLabel } from './audit-action.ts';
+import { actionLabel, actorLabel, targetLabel } from './audit-action.ts';
 
 interface Props {
   data: Page<SystemLog> | undefined;
@@ -30,7 +30,7 @@ export function SystemLogTable({ data, loading, page, pageSize, onPage }: Props)
   const pinned = useSettings((s) => s.device !== 'mobile');
   const columns: TableColumnProps<SystemLog>[] = [
     { title: t('systemLog.column.at'), dataIndex: 'at', width: 180, render: (at: string) => dateTime(at) },
-    { title: t('systemLog.column.actor'), dataIndex: 'actorName', width: 140, ellipsis: true, render: (name: string) => name || '-' },
+    { title: t('systemLog.column.actor'), dataIndex: 'actorName', width: 140, ellipsis: true, render: (_: string, log) => <span data-actor={log.actorName}>{actorLabel(t, log)}</span> },
     {
       title: t('systemLog.column.action'),
       dataIndex: 'action',

@@ -4,7 +4,7 @@ import zhLog from './locale/zh-CN.ts';
 import enLog from './locale/en-US.ts';
 import zhMail from '../email-log/locale/zh-CN.ts';
 import enMail from '../email-log/locale/en-US.ts';
-import { actionFamily, actionGroups, actionLabel, familyLabel } from './audit-action.ts';
+import { actionFamily, actionGroups, actionLabel, actorLabel, familyLabel } from './audit-action.ts';
 
 const dictionaries = { 'zh-CN': zhLog, 'en-US': enLog } as Record<string, Record<string, string>>;
 
@@ -44,5 +44,18 @@ describe('e-mail log labels', () => {
       for (const template of emailTemplates) expect(strings[`emailLog.template.${template}`], template).toBeTruthy();
       for (const status of emailStatuses) expect(strings[`emailLog.status.${status}`], status).toBeTruthy();
     }
+  });
+});
+
+describe('actor labels', () => {
+  it('shows the system actor as System / 系统, and people by their username', () => {
+    const en = (key: string) => enLog[key as keyof typeof enLog] ?? key;
+    const zh = (key: string) => zhLog[key as keyof typeof zhLog] ?? key;
+    expect(actorLabel(en, { actorId: null, actorName: 'system' })).toBe('System');
+    expect(actorLabel(zh, { actorId: null, actorName: 'system' })).toBe('系统');
+    expect(actorLabel(en, { actorId: 1, actorName: 'admin' })).toBe('admin');
+    // A person who happens to be called "system" is still a person.
+    expect(actorLabel(en, { actorId: 7, actorName: 'system' })).toBe('system');
+    expect(actorLabel(en, { actorId: null, actorName: '' })).toBe('-');
   });
 });

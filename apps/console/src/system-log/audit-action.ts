@@ -27,3 +27,12 @@ export function actionGroups(): Array<{ family: string; actions: string[] }> {
   }
   return [...groups].map(([family, actions]) => ({ family, actions }));
 }
+
+/**
+ * Who did it: what the server did on its own (the demo's imports at start, background jobs) is
+ * recorded as "system" with no user id and shown as "System" / "系统", never as a person.
+ */
+export function actorLabel(t: Translate, log: { actorId: number | null; actorName: string }): string {
+  if (log.actorId === null && log.actorName === 'system') return t('systemLog.actor.system');
+  return log.actorName || '-';
+}

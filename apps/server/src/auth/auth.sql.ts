@@ -15,6 +15,11 @@ export const sessions = pgTable(
     remember: boolean('remember').notNull().default(false),
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
+    /**
+     * A session the server opens for itself (the demo fleet's set-up): what it does is logged with
+     * the system actor, not the administrator whose rights it borrows.
+     */
+    system: boolean('system').notNull().default(false),
   },
   (t) => [index('sessions_user').on(t.userId)],
 );

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
-import { checkPassword, messageKinds, type Locale, type ResetPasswordBody } from '@mowerline/contract';
+import { checkPassword, messageKinds, type Locale, type ResetPasswordBody, type StaffLinkResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../http/envelope.ts';
@@ -33,7 +33,7 @@ export async function issueResetLink(
   user: Pick<StaffRow, 'id' | 'username' | 'name' | 'email'>,
   template: ResetLinkTemplate,
   locale: Locale,
-): Promise<{ expiresAt: Date; mail: 'sent' | 'failed' | 'not_sent' }> {
+): Promise<{ expiresAt: Date; mail: 'sent' | 'failed' | 'not_sent'; link: string }> {
   if (!user.email) throw new AppError('NO_EMAIL');
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ctx.config.resetLinkTtlMs);
@@ -47,7 +47,15 @@ export async function issueResetLink(
     template === 'staff-invite'
       ? await ctx.mailer.send({ to: user.email, template, params: { name: user.name, username: user.username, link, minutes }, locale })
       : await ctx.mailer.send({ to: user.email, template, params: { name: user.name, link, minutes }, locale });
-  return { expiresAt, mail: sent.status };
+  return { expiresAt, mail: sent.status, link };
+}
+
+/**
+ * An admin's view of a link just issued: the link itself only when its mail did not go out, so the
+ * admin can hand it over; a mailed link stays in the mailbox it was meant for.
+ */
+export function linkForAdmin(issued: { expiresAt: Date; mail: 'sent' | 'failed' | 'not_sent'; link: string }): StaffLinkResult {
+  return { mail: issued.mail, link: issued.mail === 'sent' ? null : issued.link, expiresAt: issued.expiresAt.toISOString() };
 }
 
 /**

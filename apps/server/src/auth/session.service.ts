@@ -9,11 +9,11 @@ import { sessions } from './auth.sql.ts';
  * Opens a session row and signs the access token that names it. The guard checks the row on
  * every request, so revoking the row kills the token at once on every server node.
  */
-export async function openSession(app: FastifyInstance, ctx: AppContext, request: FastifyRequest, userId: number, remember: boolean) {
+export async function openSession(app: FastifyInstance, ctx: AppContext, request: FastifyRequest, userId: number, remember: boolean, opts: { system?: boolean } = {}) {
   const ttlMs = remember ? ctx.config.rememberTtlMs : ctx.config.sessionTtlMs;
   const expiresAt = new Date(Date.now() + ttlMs);
   const { ip, userAgent } = requestMeta(request);
-  const [row] = await ctx.db.insert(sessions).values({ userId, expiresAt, remember, ip, userAgent }).returning({ id: sessions.id });
+  const [row] = await ctx.db.insert(sessions).values({ userId, expiresAt, remember, ip, userAgent, system: opts.system ?? false }).returning({ id: sessions.id });
   const accessToken = app.jwt.sign({ sid: row!.id, sub: String(userId) }, { expiresIn: Math.ceil(ttlMs / 1000) });
   return { accessToken, expiresAt };
 }

@@ -19,7 +19,8 @@ function localUrl(app: FastifyInstance, host: string): string {
  * The `npm start` demo: FLEET_SIZE simulated mowers, registered through the real admin API and
  * connected to the real broker. The simulator gets a short service session of the first active
  * administrator, minted in-process (no password anywhere) and revoked as soon as the SNs are
- * registered and the owners' app accounts confirmed; its calls are audited like any other.
+ * registered and the owners' app accounts confirmed; its calls are audited like any other, with the
+ * system actor ("system", no user id): nobody signed in did them.
  */
 export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Promise<Fleet | undefined> {
   const [admin] = await ctx.db
@@ -31,7 +32,8 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
   if (!admin) return undefined;
   // openSession records where a session came from; this one comes from the server process itself.
   const origin = { ip: '127.0.0.1', headers: { 'user-agent': 'mowerline-fleet-sim (demo fleet)' } } as unknown as FastifyRequest;
-  const { accessToken } = await openSession(app, ctx, origin, admin.id, false);
+  // A system session: the imports at start are the server's doing, logged as "system", not as the admin.
+  const { accessToken } = await openSession(app, ctx, origin, admin.id, false, { system: true });
   const { sid } = app.jwt.decode<{ sid: string }>(accessToken)!;
   try {
     const endpoints = ctx.gateway.endpoints();

@@ -4,6 +4,8 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import {
   artifactExtensions,
   artifactUploadFieldsSchema,
+  compareVersions,
+  firmwareVersionSchema,
   isStorableText,
   otaManifest,
   type Artifact,
@@ -47,6 +49,22 @@ export function toArtifact(row: OtaArtifactRow, modelCode: string): Artifact {
   };
 }
 
+/**
+ * The version range an artifact claims must make sense, with an answer that says what is wrong:
+ * a malformed version, or an "upgradable from" at or above the version itself (no device could
+ * ever be updated to it: every campaign would skip them all as BELOW_MIN_VERSION).
+ */
+function versionFieldError(raw: Record<string, string>): AppError | undefined {
+  for (const field of ['version', 'minFromVersion'] as const) {
+    const value = raw[field];
+    if (value === undefined || (field === 'minFromVersion' && value === '')) continue;
+    if (!firmwareVersionSchema.safeParse(value).success) return new AppError('ARTIFACT_VERSION_MALFORMED', { value: value.slice(0, 40) });
+  }
+  const { version, minFromVersion } = raw;
+  if (version && minFromVersion && compareVersions(minFromVersion, version) >= 0) return new AppError('ARTIFACT_MIN_FROM_ABOVE', { minFrom: minFromVersion, version });
+  return undefined;
+}
+
 /** Magic numbers of the container formats a voice pack may use; firmware images are opaque binaries. */
 function headMatches(ext: string, head: Buffer): boolean {
   if (ext === '.zip' || ext === '.vpk') return head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
@@ -81,6 +99,11 @@ export async function uploadArtifact(deps: UploadDeps, kind: ArtifactKind, part:
   if (unstorable !== undefined) {
     part.file.resume();
     throw new AppError('UNSTORABLE_TEXT', { field: `body.${unstorable}` });
+  }
+  const badVersion = versionFieldError(raw);
+  if (badVersion) {
+    part.file.resume();
+    throw badVersion;
   }
   const parsed = artifactUploadFieldsSchema.safeParse(raw);
   if (!parsed.success) {

@@ -3,11 +3,10 @@ import { hostname } from 'node:os';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { messageKinds } from '@mowerline/contract';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { deviceState } from '../devices/devices.sql.ts';
-import { createNotifier } from '../messages/notify.ts';
+import { notifyDeviceEvents } from '../messages/device-event-notify.ts';
 import { createBatchWriter, type NewEvent } from './batch-writer.ts';
 import { MqttBus, type Bus, type MessageHandler } from './bus.ts';
 import { CommandChannel } from './commands.ts';
@@ -21,7 +20,6 @@ import { KICK_TOPIC } from './topics.ts';
 type Log = { info(o: object, m: string): void; warn(o: object, m: string): void; debug(o: object, m: string): void; error(o: object, m: string): void };
 
 /** Critical events notified one by one per flush before the rest fold into one message. */
-const NOTIFY_PER_FLUSH = 5;
 
 export interface Gateway {
   readonly nodeId: string;
@@ -57,27 +55,21 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
   const nodeId = randomBytes(6).toString('hex');
   const counters = new Counters();
   const mode = config.mqttUrl ? 'external' : 'embedded';
-  const notify = createNotifier(db);
   let broker: EmbeddedBroker | undefined;
   let bus: Bus | undefined;
   let maintenance: { stop(): Promise<void> } | undefined;
   const notifying = new Set<Promise<void>>();
   const credentials = new DeviceCredentials(db);
 
-  const notifyCritical = (events: NewEvent[]) => {
-    const critical = events.filter((e) => e.severity === 'critical');
-    critical.slice(0, NOTIFY_PER_FLUSH).forEach((e, i, shown) => {
-      const more = i === shown.length - 1 ? critical.length - shown.length : 0;
-      const params = { sn: e.sn, code: e.code, message: e.message, at: e.lastAt.toISOString(), more: String(more) };
-      const sent = notify
-        .toAdmins('notice', messageKinds.deviceCriticalEvent, params)
-        .catch((err: unknown) => log.warn({ err }, 'could not notify a critical event'))
-        .finally(() => notifying.delete(sent));
-      notifying.add(sent);
-    });
+  // Each staff member hears about the severities and codes they chose; bursts fold per minute.
+  const notifyEvents = (events: NewEvent[]) => {
+    const sent = notifyDeviceEvents(db, events)
+      .catch((err: unknown) => log.warn({ err }, 'could not notify new exception events'))
+      .finally(() => notifying.delete(sent));
+    notifying.add(sent);
   };
 
-  const ingest = new Ingest(createBatchWriter(db, counters, notifyCritical, { clockSkewMs: config.deviceClockSkewMs }), counters, {
+  const ingest = new Ingest(createBatchWriter(db, counters, notifyEvents, { clockSkewMs: config.deviceClockSkewMs }), counters, {
     flushMs: config.telemetryFlushMs,
     batchMax: config.telemetryBatchMax,
     writers: database.kind === 'postgres' ? config.telemetryWriters : 1,

@@ -13,7 +13,12 @@ export interface Principal {
   name: string;
   role: Role;
   sessionId: string;
+  /** The server acting for itself (SYSTEM_ACTOR): audited and recorded as "system", not as a person. */
+  system?: boolean;
 }
+
+/** The name the system log and created-by fields give to what the server does on its own. */
+export const SYSTEM_ACTOR = 'system';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,14 +46,16 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
   if (claims.typ !== undefined) return undefined;
   if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return undefined;
   const [row] = await db
-    .select({ id: staffUsers.id, username: staffUsers.username, name: staffUsers.name, role: staffUsers.role })
+    .select({ id: staffUsers.id, username: staffUsers.username, name: staffUsers.name, role: staffUsers.role, system: sessions.system })
     .from(sessions)
     .innerJoin(staffUsers, eq(staffUsers.id, sessions.userId))
     .where(
       and(eq(sessions.id, claims.sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date()), eq(staffUsers.status, 'active')),
     )
     .limit(1);
-  return row ? { ...row, sessionId: claims.sid } : undefined;
+  if (!row) return undefined;
+  // A system session borrows an administrator's rights, never their name.
+  return row.system ? { ...row, username: SYSTEM_ACTOR, name: 'System', sessionId: claims.sid } : { ...row, system: false, sessionId: claims.sid };
 }
 
 /**

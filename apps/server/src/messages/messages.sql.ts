@@ -1,4 +1,5 @@
 import { bigserial, index, integer, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import type { EventSeverity } from '@mowerline/contract';
 import { staffUsers } from '../staff/staff.sql.ts';
 
 /**
@@ -20,3 +21,14 @@ export const messages = pgTable(
   },
   (t) => [index('messages_user_type_status').on(t.userId, t.type, t.status)],
 );
+
+/** Which device exception events notify a staff member; no row = the defaults (critical and major). */
+export const notifyPrefs = pgTable('staff_notify_prefs', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  severities: jsonb('severities').$type<EventSeverity[]>().notNull(),
+  /** Empty: every code of the chosen severities. */
+  codes: jsonb('codes').$type<string[]>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -21,6 +21,8 @@ function readable(p: Record<string, string>, locale: Locale, timeZone: string): 
   return out;
 }
 
+const severityZh: Record<string, string> = { critical: '严重', major: '重要', minor: '次要', warning: '警告' };
+
 /** How each kind of message reads in each language; params come from the event that made it. */
 const texts: Record<MessageKind, Record<Locale, Text>> = {
   [messageKinds.accountCreated]: {
@@ -59,6 +61,19 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
       title: 'Critical device fault',
       subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
       content: `Device ${p.sn ?? ''} reported the critical fault "${p.fault ?? ''}" (${p.code ?? ''}) at ${p.at ?? ''}${p.message ? `; device message: ${p.message}` : ''}${p.more && p.more !== '0' ? ` (and ${p.more} more critical faults)` : ''}`,
+    }),
+  },
+  // `count` is how many events of this severity the message folds (one member, one minute).
+  [messageKinds.deviceEvents]: {
+    'zh-CN': (p) => ({
+      title: `${p.count ?? '1'} 条新的${severityZh[p.severity ?? ''] ?? p.severity ?? ''}事件`,
+      subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
+      content: `最新：设备 ${p.sn ?? ''} 于 ${p.at ?? ''} 报告「${p.fault ?? ''}」（${p.code ?? ''}）${p.message ? `，设备消息：${p.message}` : ''}`,
+    }),
+    'en-US': (p) => ({
+      title: `${p.count ?? '1'} new ${p.severity ?? ''} event${p.count === '1' ? '' : 's'}`,
+      subTitle: `${p.sn ?? ''} · ${p.code ?? ''}`,
+      content: `Latest: device ${p.sn ?? ''} reported "${p.fault ?? ''}" (${p.code ?? ''}) at ${p.at ?? ''}${p.message ? `; device message: ${p.message}` : ''}`,
     }),
   },
   [messageKinds.otaCampaignPaused]: {

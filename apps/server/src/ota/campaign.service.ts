@@ -5,6 +5,7 @@ import {
   type Campaign,
   type CampaignAction,
   type CampaignCreateBody,
+  type CampaignPreview,
   type CampaignTarget,
   type CampaignTargetReport,
   type OtaJobState,
@@ -26,17 +27,23 @@ const CHUNK = 1000;
 interface TargetDevice {
   sn: string;
   firmware: string;
+  online: boolean;
 }
 
 /** The devices a target names, all of the artifact's model and enabled. SN lists must be clean. */
 async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignTarget): Promise<TargetDevice[]> {
   const base = db
-    .select({ sn: devices.sn, modelId: devices.modelId, firmware: sql<string>`coalesce(${deviceState.firmware}, '')` })
+    .select({
+      sn: devices.sn,
+      modelId: devices.modelId,
+      firmware: sql<string>`coalesce(${deviceState.firmware}, '')`,
+      online: sql<boolean>`coalesce(${deviceState.online}, false)`,
+    })
     .from(devices)
     .leftJoin(deviceState, eq(deviceState.sn, devices.sn));
   if (target.type === 'sns') {
     const wanted = [...new Set(target.sns)];
-    const found = new Map<string, { modelId: number; firmware: string }>();
+    const found = new Map<string, { modelId: number; firmware: string; online: boolean }>();
     for (let i = 0; i < wanted.length; i += CHUNK) {
       for (const r of await base.where(inArray(devices.sn, wanted.slice(i, i + CHUNK)))) found.set(r.sn, r);
     }
@@ -46,7 +53,7 @@ async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignT
       const report: CampaignTargetReport = { unknown: unknown.slice(0, 500), otherModel: otherModel.slice(0, 500) };
       throw new AppError('CAMPAIGN_BAD_SNS', { count: unknown.length + otherModel.length }, report);
     }
-    return wanted.map((sn) => ({ sn, firmware: found.get(sn)!.firmware }));
+    return wanted.map((sn) => ({ sn, firmware: found.get(sn)!.firmware, online: found.get(sn)!.online }));
   }
   const where: SQL[] = [eq(devices.modelId, artifact.modelId), eq(devices.enabled, true)];
   if (target.type === 'filter') {
@@ -65,7 +72,7 @@ async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignT
 }
 
 /** Why a device needs no job at all, decided when the campaign is created. */
-function initialSkip(artifact: OtaArtifactRow, firmware: string): string | undefined {
+function initialSkip(artifact: OtaArtifactRow, firmware: string): 'ALREADY_CURRENT' | 'BELOW_MIN_VERSION' | undefined {
   if (artifact.kind !== 'firmware') return undefined;
   if (firmware === artifact.version) return 'ALREADY_CURRENT';
   if (artifact.minFromVersion && firmware && compareVersions(firmware, artifact.minFromVersion) < 0) return 'BELOW_MIN_VERSION';
@@ -80,14 +87,45 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
+/** The artifact and the devices a body names; refuses what cannot be rolled out. */
+async function plan(db: Db, body: CampaignCreateBody): Promise<{ artifact: OtaArtifactRow; targets: TargetDevice[] }> {
+  const { target } = body;
+  if (target.type === 'model' && target.minVersion && target.maxVersion && compareVersions(target.minVersion, target.maxVersion) > 0) {
+    throw new AppError('CAMPAIGN_VERSION_RANGE', { min: target.minVersion, max: target.maxVersion });
+  }
+  const { row: artifact } = await getArtifact(db, body.artifactId);
+  if (artifact.status !== 'released') throw new AppError('ARTIFACT_NOT_RELEASED');
+  return { artifact, targets: await resolveTarget(db, artifact, target) };
+}
+
+/**
+ * What a campaign with this body would do, without creating it: the same target resolution and the
+ * same skip rules as creation, counted by reason. An empty target answers zeros (not an error), so
+ * the form can show it while the operator is still choosing.
+ */
+export async function previewCampaign(db: Db, body: CampaignCreateBody): Promise<CampaignPreview> {
+  const { artifact, targets } = await plan(db, body);
+  const skipped: CampaignPreview['skipped'] = {};
+  let willUpdate = 0;
+  let offline = 0;
+  for (const t of targets) {
+    const skip = initialSkip(artifact, t.firmware);
+    if (skip) skipped[skip] = (skipped[skip] ?? 0) + 1;
+    else {
+      willUpdate++;
+      if (!t.online) offline++;
+    }
+  }
+  return { total: targets.length, willUpdate, skipped, offline };
+}
+
 /**
  * Creates a campaign and its per-device rows in one transaction. Queued jobs of older targets of
  * the same kind for these devices are cancelled as SUPERSEDED: each device gets the newest target.
  */
 export async function createCampaign(db: Db, body: CampaignCreateBody, who: Principal): Promise<number> {
-  const { row: artifact } = await getArtifact(db, body.artifactId);
-  if (artifact.status !== 'released') throw new AppError('ARTIFACT_NOT_RELEASED');
-  const targets = shuffle(await resolveTarget(db, artifact, body.target));
+  const { artifact, targets: resolved } = await plan(db, body);
+  const targets = shuffle(resolved);
   if (targets.length === 0) throw new AppError('CAMPAIGN_NO_TARGETS');
 
   return db.transaction(async (tx) => {
@@ -103,6 +141,8 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
         abortMinFinished: body.abortMinFinished,
         timeoutSeconds: body.timeoutSeconds,
         retries: body.retries,
+        soakSeconds: body.soakSeconds,
+        successThresholdPercent: body.successThresholdPercent,
         window: body.window,
         total: targets.length,
         createdBy: who.id,
@@ -173,9 +213,12 @@ function toCampaign(r: { campaign: OtaCampaignRow; kind: 'firmware' | 'voice'; v
     abortMinFinished: c.abortMinFinished,
     timeoutSeconds: c.timeoutSeconds,
     retries: c.retries,
+    soakSeconds: c.soakSeconds,
+    successThresholdPercent: c.successThresholdPercent,
     window: c.window ?? null,
     total: c.total,
     counts,
+    waiting: c.status === 'running' && c.waitReason ? { reason: c.waitReason, until: c.waitUntil?.toISOString() ?? null } : null,
     createdBy: c.createdByName,
     createdAt: c.createdAt.toISOString(),
     finishedAt: c.finishedAt?.toISOString() ?? null,
@@ -223,6 +266,12 @@ export async function changeCampaign(db: Db, id: number, action: CampaignAction)
       ...(action === 'resume'
         ? { abortBaseFailed: before.counts.FAILED ?? 0, abortBaseFinished: (before.counts.FAILED ?? 0) + (before.counts.SUCCESS ?? 0) }
         : {}),
+      // Resuming a phase that missed its success share is the operator's word to go on to the next.
+      ...(action === 'resume' && before.pauseReason === 'SUCCESS_THRESHOLD'
+        ? { phaseIndex: Math.min(before.phaseIndex + 1, before.phases.length - 1), phaseSettledAt: null }
+        : {}),
+      waitReason: '',
+      waitUntil: null,
     })
     .where(and(eq(otaCampaigns.id, id), inArray(otaCampaigns.status, from[action])))
     .returning({ id: otaCampaigns.id });

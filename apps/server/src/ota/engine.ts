@@ -11,6 +11,8 @@ import {
   otaStartResultSchema,
   parseDeviceTopic,
   TOPIC_ROOT,
+  type CampaignStatus,
+  type CampaignWaitReason,
   type OtaStartArgs,
 } from '@mowerline/contract';
 import type { Config } from '../config.ts';
@@ -48,6 +50,7 @@ export class OtaEngine {
   private readonly unlisten: Array<() => Promise<void>> = [];
   private readonly notify: Notifier;
   private readonly cameOnline = new Set<string>();
+  private readonly rateLimited = new Set<number>();
   private readonly reports = new Map<string, Promise<void>>();
   private onlineTimer: NodeJS.Timeout | undefined;
 
@@ -96,7 +99,9 @@ export class OtaEngine {
       this.deps.log.warn({ err, campaignId }, 'OTA campaign tick failed; will retry');
       again = true;
     }
-    if (again) await this.nudge(campaignId, this.deps.config.otaTickMs).catch(() => {});
+    // Held back by the rate limit: look again within the second rather than a whole tick later.
+    const delay = this.rateLimited.delete(campaignId) ? Math.min(this.deps.config.otaTickMs, 1000) : this.deps.config.otaTickMs;
+    if (again) await this.nudge(campaignId, delay).catch(() => {});
   }
 
   /** One step of a running campaign; false when it no longer runs. */
@@ -127,49 +132,128 @@ export class OtaEngine {
     }
     const open = (counts.QUEUED ?? 0) + (counts.SENT ?? 0) + (counts.DOWNLOADING ?? 0) + (counts.DOWNLOADED ?? 0) + (counts.VERIFIED ?? 0) + (counts.INSTALLING ?? 0);
     if (open === 0) {
-      await db.update(otaCampaigns).set({ status: 'completed', finishedAt: new Date() }).where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')));
+      // Every job ended: the state says how it ended, and the last phase is where it stands.
+      await db
+        .update(otaCampaigns)
+        .set({ status: endState(counts), finishedAt: new Date(), phaseIndex: campaign.phases.length - 1, waitReason: '', waitUntil: null })
+        .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')));
       return false;
     }
 
-    const cutoff = await this.currentCutoff(campaign);
-    if (inWindow(campaign.window, new Date())) await this.dispatch(loaded, cutoff);
+    const phase = await this.currentPhase(campaign);
+    if (phase.paused) return false;
+    let wait: Wait = phase.wait ?? { reason: '', until: null };
+    if (!inWindow(campaign.window, new Date())) wait = phase.wait ?? { reason: 'window', until: null };
+    else {
+      const sent = await this.dispatch(loaded, phase.cutoff);
+      if (!phase.wait) wait = sent;
+    }
+    if (wait.reason === 'rate_limit') this.rateLimited.add(campaign.id);
+    if (wait.reason !== campaign.waitReason || wait.until?.getTime() !== campaign.waitUntil?.getTime()) {
+      await db.update(otaCampaigns).set({ waitReason: wait.reason, waitUntil: wait.until }).where(eq(otaCampaigns.id, campaign.id));
+    }
     return true;
   }
 
-  /** Moves to the next phase once nothing of the current one is in flight or waiting on an online device. */
-  private async currentCutoff(campaign: OtaCampaignRow): Promise<number> {
+  /**
+   * The phase the rollout is in. The next phase starts once nothing of the current one is in flight
+   * or waiting on an online device, its success share is reached (when one is required), and it has
+   * stayed so for the soak time. A phase that can no longer reach its share pauses the campaign.
+   */
+  private async currentPhase(campaign: OtaCampaignRow): Promise<{ cutoff: number; wait?: Wait; paused?: boolean }> {
     const { db } = this.deps;
     let index = campaign.phaseIndex;
+    let settledAt = campaign.phaseSettledAt;
     const cutoffOf = (i: number) => Math.ceil((campaign.total * campaign.phases[i]!) / 100);
+    let wait: Wait | undefined;
     while (index < campaign.phases.length - 1) {
       const pending = await db.execute(sql`
         select 1 from ota_jobs j left join device_state ds on ds.sn = j.sn
         where j.campaign_id = ${campaign.id} and j.ordinal < ${cutoffOf(index)}
           and (j.state in ('SENT','DOWNLOADING','DOWNLOADED','VERIFIED','INSTALLING') or (j.state = 'QUEUED' and coalesce(ds.online, false)))
         limit 1`);
-      if (rowsOf(pending).length > 0) break;
+      if (rowsOf(pending).length > 0) {
+        // Work appeared again (a device of the phase came online): the soak starts over afterwards.
+        settledAt = null;
+        break;
+      }
+      if (campaign.successThresholdPercent > 0) {
+        const [share] = rowsOf<{ success: number; eligible: number; queued: number }>(
+          await db.execute(sql`
+            select count(*) filter (where state = 'SUCCESS')::int as success,
+                   count(*) filter (where state not in ('SKIPPED','CANCELLED'))::int as eligible,
+                   count(*) filter (where state = 'QUEUED')::int as queued
+            from ota_jobs where campaign_id = ${campaign.id} and ordinal < ${cutoffOf(index)}`),
+        );
+        const { success = 0, eligible = 0, queued = 0 } = share ?? {};
+        const needed = campaign.successThresholdPercent * eligible;
+        if (success * 100 < needed) {
+          if ((success + queued) * 100 < needed) {
+            await this.pauseForThreshold(campaign, index, success, eligible);
+            return { cutoff: cutoffOf(index), paused: true };
+          }
+          // Enough devices are still queued (offline) to reach the share: wait for them.
+          wait = { reason: 'success_threshold', until: null };
+          settledAt = null;
+          break;
+        }
+      }
+      if (campaign.soakSeconds > 0) {
+        settledAt ??= new Date();
+        const until = new Date(settledAt.getTime() + campaign.soakSeconds * 1000);
+        if (until.getTime() > Date.now()) {
+          wait = { reason: 'soak', until };
+          break;
+        }
+      }
       index++;
+      settledAt = null;
     }
-    if (index !== campaign.phaseIndex) await db.update(otaCampaigns).set({ phaseIndex: index }).where(eq(otaCampaigns.id, campaign.id));
-    return cutoffOf(index);
+    if (index !== campaign.phaseIndex || settledAt?.getTime() !== campaign.phaseSettledAt?.getTime()) {
+      await db.update(otaCampaigns).set({ phaseIndex: index, phaseSettledAt: settledAt }).where(eq(otaCampaigns.id, campaign.id));
+    }
+    return { cutoff: cutoffOf(index), wait };
   }
 
-  /** Starts jobs of online devices in the current phases, within the per-minute rate. */
-  private async dispatch(loaded: Loaded, cutoff: number): Promise<void> {
+  private async pauseForThreshold(campaign: OtaCampaignRow, index: number, success: number, eligible: number): Promise<void> {
+    const paused = await this.deps.db
+      .update(otaCampaigns)
+      .set({ status: 'paused', pauseReason: 'SUCCESS_THRESHOLD', phaseIndex: index, waitReason: '', waitUntil: null })
+      .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')))
+      .returning({ id: otaCampaigns.id });
+    if (paused.length > 0) {
+      this.deps.log.warn({ campaignId: campaign.id, phase: index + 1, success, eligible }, 'OTA campaign paused: phase below its success threshold');
+    }
+  }
+
+  /**
+   * Starts jobs of online devices in the current phases within the rate limit, and says what the
+   * rollout waits for afterwards: the limit, the devices at work, or devices that are offline.
+   */
+  private async dispatch(loaded: Loaded, cutoff: number): Promise<Wait> {
     const { db } = this.deps;
     const { campaign } = loaded;
-    const recent = rowsOf<{ n: number }>(
-      await db.execute(sql`select count(*)::int as n from ota_jobs where campaign_id = ${campaign.id} and dispatched_at > now() - interval '60 seconds'`),
+    const [recent] = rowsOf<{ second: number; minute: number }>(
+      await db.execute(sql`
+        select count(*) filter (where dispatched_at > clock_timestamp() - interval '1 second')::int as second, count(*)::int as minute
+        from ota_jobs where campaign_id = ${campaign.id} and dispatched_at > clock_timestamp() - interval '60 seconds'`),
     );
-    const budget = campaign.ratePerMinute - Number(recent[0]?.n ?? 0);
-    if (budget <= 0) return;
+    const budget = rateBudget(campaign.ratePerMinute, Number(recent?.second ?? 0), Number(recent?.minute ?? 0));
+    // One more than the budget: whether the limit holds anything back.
     const candidates = rowsOf<{ id: number; sn: string; attempt: number; firmware: string | null }>(
       await db.execute(sql`
         select j.id, j.sn, j.attempt, ds.firmware from ota_jobs j join device_state ds on ds.sn = j.sn and ds.online
         where j.campaign_id = ${campaign.id} and j.state = 'QUEUED' and j.ordinal < ${cutoff}
-        order by j.ordinal limit ${budget}`),
+        order by j.ordinal limit ${budget + 1}`),
     );
-    await Promise.all(candidates.map((job) => this.startJob(loaded, job).catch((err: unknown) => this.deps.log.warn({ err, sn: job.sn }, 'could not start an OTA job'))));
+    const now = candidates.slice(0, budget);
+    await Promise.all(now.map((job) => this.startJob(loaded, job).catch((err: unknown) => this.deps.log.warn({ err, sn: job.sn }, 'could not start an OTA job'))));
+    if (candidates.length > budget) return { reason: 'rate_limit', until: null };
+    if (now.length > 0) return { reason: '', until: null };
+    const [inFlight] = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from ota_jobs where campaign_id = ${campaign.id} and state in ('SENT','DOWNLOADING','DOWNLOADED','VERIFIED','INSTALLING')`),
+    );
+    return { reason: Number(inFlight?.n ?? 0) > 0 ? 'devices' : 'offline', until: null };
   }
 
   private async startJob(loaded: Loaded, job: { id: number; sn: string; attempt: number; firmware: string | null }): Promise<void> {
@@ -309,6 +393,25 @@ export class OtaEngine {
       this.deps.log.warn({ err }, 'could not react to devices coming online');
     }
   }
+}
+
+type Wait = { reason: CampaignWaitReason | ''; until: Date | null };
+
+/** How an ended campaign ended: any failure shows, and so does a rollout that updated nobody. */
+export function endState(counts: Partial<Record<string, number>>): CampaignStatus {
+  if ((counts.FAILED ?? 0) > 0) return 'completed_with_failures';
+  if ((counts.SUCCESS ?? 0) === 0) return 'completed_none';
+  return 'completed';
+}
+
+/**
+ * How many jobs may start now under a limit of `perMinute`: at most that many in any 60 seconds,
+ * and spread out, at most ceil(perMinute / 60) in any second, so 60/min is one a second and not
+ * sixty at once.
+ */
+export function rateBudget(perMinute: number, sentLastSecond: number, sentLastMinute: number): number {
+  const perSecond = Math.ceil(perMinute / 60);
+  return Math.max(0, Math.min(perSecond - sentLastSecond, perMinute - sentLastMinute));
 }
 
 /** Daily window in UTC; end before start spans midnight. */

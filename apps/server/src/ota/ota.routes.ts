@@ -5,7 +5,7 @@ import { principal } from '../http/auth.ts';
 import { serve, type HandlerInput } from '../http/endpoints.ts';
 import { firmwareRoutes } from '../firmware/firmware.routes.ts';
 import { createSigner, createUrlSigner } from '../firmware/signing.ts';
-import { changeCampaign, createCampaign, getCampaign, listCampaigns } from './campaign.service.ts';
+import { changeCampaign, createCampaign, getCampaign, listCampaigns, previewCampaign } from './campaign.service.ts';
 import { OtaEngine } from './engine.ts';
 import { deviceUpgradeHistory, exportUpgradeLog, listUpgradeLog } from './upgrade-log.service.ts';
 
@@ -50,6 +50,8 @@ export async function otaRoutes(app: FastifyInstance, ctx: AppContext) {
       await engine.nudge(id);
       return campaign;
     },
+
+    previewCampaign: ({ body }) => previewCampaign(ctx.db, body),
 
     pauseCampaign: change('pause'),
     resumeCampaign: change('resume'),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { CampaignTarget, JobHistoryEntry, OtaJobState } from '@mowerline/contract';
+import type { CampaignStatus, CampaignTarget, CampaignWaitReason, JobHistoryEntry, OtaJobState } from '@mowerline/contract';
 import { otaArtifacts } from '../firmware/firmware.sql.ts';
 
 /** A rollout of one artifact to a set of devices, in phases, under a rate limit and an abort threshold. */
@@ -12,7 +12,7 @@ export const otaCampaigns = pgTable(
     artifactId: integer('artifact_id')
       .notNull()
       .references(() => otaArtifacts.id),
-    status: text('status', { enum: ['running', 'paused', 'completed', 'cancelled'] }).notNull().default('running'),
+    status: text('status').$type<CampaignStatus>().notNull().default('running'),
     pauseReason: text('pause_reason').notNull().default(''),
     target: jsonb('target').$type<CampaignTarget>().notNull(),
     phases: jsonb('phases').$type<number[]>().notNull(),
@@ -25,6 +25,15 @@ export const otaCampaigns = pgTable(
     abortBaseFinished: integer('abort_base_finished').notNull().default(0),
     timeoutSeconds: integer('timeout_seconds').notNull(),
     retries: integer('retries').notNull(),
+    /** Seconds a finished phase must stay healthy before the next starts; 0 = at once. */
+    soakSeconds: integer('soak_seconds').notNull().default(0),
+    /** % of a phase's devices (skipped aside) that must succeed before the next phase; 0 = none. */
+    successThresholdPercent: integer('success_threshold_percent').notNull().default(0),
+    /** When the current phase last had nothing left to do: its soak time counts from here. */
+    phaseSettledAt: timestamp('phase_settled_at', { withTimezone: true }),
+    /** What the last tick found the rollout waiting for ('' = nothing), and until when if known. */
+    waitReason: text('wait_reason').$type<CampaignWaitReason | ''>().notNull().default(''),
+    waitUntil: timestamp('wait_until', { withTimezone: true }),
     window: jsonb('window').$type<{ start: string; end: string } | null>(),
     total: integer('total').notNull(),
     createdBy: integer('created_by'),

@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { checkPassword, messageKinds, type StaffUpdateBody, type StaffUser } from '@mowerline/contract';
+import { checkPassword, messageKinds, type StaffUpdateBody, type StaffWriteResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { sessions } from '../auth/auth.sql.ts';
 import { recordAttempt } from '../auth/login-attempts.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import { issueResetLink, retireResetLinks } from '../auth/password-reset.service.ts';
+import { issueResetLink, linkForAdmin, retireResetLinks } from '../auth/password-reset.service.ts';
 import { AppError, localeOf } from '../http/envelope.ts';
 import { principal } from '../http/auth.ts';
 import { requestMeta } from '../http/request-meta.ts';
@@ -30,7 +30,7 @@ interface Outcome {
  * active admin row (in id order, so concurrent edits cannot deadlock) and counts them inside the
  * same transaction, so two admins demoting each other at once cannot both succeed.
  */
-export async function updateStaff(ctx: AppContext, request: FastifyRequest, body: StaffUpdateBody): Promise<StaffUser> {
+export async function updateStaff(ctx: AppContext, request: FastifyRequest, body: StaffUpdateBody): Promise<StaffWriteResult> {
   const actor = principal(request);
   const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
   let outcome: Outcome;
@@ -106,8 +106,8 @@ export async function updateStaff(ctx: AppContext, request: FastifyRequest, body
     throw err;
   }
 
-  await recordAndAnnounce(ctx, request, body, outcome);
-  return toStaffUser(outcome.after);
+  const issued = await recordAndAnnounce(ctx, request, body, outcome);
+  return { ...toStaffUser(outcome.after), ...(issued ? { resetLink: linkForAdmin(issued) } : {}) };
 }
 
 /** After the commit: the audit entries, then the mails and messages the change calls for. */
@@ -120,9 +120,12 @@ async function recordAndAnnounce(ctx: AppContext, request: FastifyRequest, body:
   } else if (Object.keys(changes).length > 0) {
     await ctx.audit(request, { action: 'staff.update', result: 'success', ...target, detail: { changes } });
   }
+  // The link is issued before its audit entry, which says whether it was mailed (never the link).
+  const issued = body.sendResetLink ? await issueResetLink(ctx, after, 'password-reset', locale) : undefined;
   if (body.password !== undefined || body.sendResetLink) {
     const method = body.password !== undefined ? 'set' : 'link';
-    await ctx.audit(request, { action: 'staff.password.reset', result: 'success', ...target, detail: { method } });
+    const mail = issued ? { mail: issued.mail, linkShownToAdmin: issued.mail !== 'sent' } : {};
+    await ctx.audit(request, { action: 'staff.password.reset', result: 'success', ...target, detail: { method, ...mail } });
   }
 
   if (approved) {
@@ -137,5 +140,5 @@ async function recordAndAnnounce(ctx: AppContext, request: FastifyRequest, body:
     await recordAttempt(ctx, after.username.toLowerCase(), ip, 'password_reset');
     await ctx.notify.toUser(after.id, 'notice', messageKinds.passwordChanged, { ip, at: new Date().toISOString() });
   }
-  if (body.sendResetLink) await issueResetLink(ctx, after, 'password-reset', locale);
+  return issued;
 }

@@ -10,6 +10,7 @@ import {
   type Page,
   type RoleInfo,
   type StaffCreateBody,
+  type StaffWriteResult,
   type StaffListQuery,
   type StaffUser,
 } from '@mowerline/contract';
@@ -17,7 +18,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { containsPattern, isUniqueViolation, pageOffset } from '../db/helpers.ts';
 import { hashPassword } from '../auth/password.ts';
-import { issueResetLink } from '../auth/password-reset.service.ts';
+import { issueResetLink, linkForAdmin } from '../auth/password-reset.service.ts';
 import { AppError, localeOf } from '../http/envelope.ts';
 import { principal } from '../http/auth.ts';
 import { randomPassword } from './bootstrap.ts';
@@ -91,7 +92,7 @@ export async function listRoles(db: Db, locale: Locale, keyword?: string): Promi
  * POST /api/admin/user. With a password the account is ready to use; without one it gets a random
  * password nobody knows and the new colleague is mailed a link to choose their own.
  */
-export async function createStaff(ctx: AppContext, request: FastifyRequest, body: StaffCreateBody): Promise<StaffUser> {
+export async function createStaff(ctx: AppContext, request: FastifyRequest, body: StaffCreateBody): Promise<StaffWriteResult> {
   const actor = principal(request);
   const invited = body.password === undefined;
   let row: StaffRow;
@@ -120,15 +121,16 @@ export async function createStaff(ctx: AppContext, request: FastifyRequest, body
     throw err;
   }
 
+  // The link is issued before the audit entry so the entry can say whether it was mailed (never the link).
+  const issued = invited ? await issueResetLink(ctx, row, 'staff-invite', localeOf(request)) : undefined;
   await ctx.audit(request, {
     action: 'staff.create',
     result: 'success',
     targetType: 'staff',
     targetId: row.id,
     targetName: row.username,
-    detail: { username: row.username, name: row.name, email: row.email, phone: row.phone, role: row.role, invited },
+    detail: { username: row.username, name: row.name, email: row.email, phone: row.phone, role: row.role, invited, ...(issued ? { mail: issued.mail, linkShownToAdmin: issued.mail !== 'sent' } : {}) },
   });
   await ctx.notify.toAdmins('notice', messageKinds.accountCreated, { actor: actor.username, username: row.username, role: row.role }, row.id);
-  if (invited) await issueResetLink(ctx, row, 'staff-invite', localeOf(request));
-  return toStaffUser(row);
+  return { ...toStaffUser(row), ...(issued ? { resetLink: linkForAdmin(issued) } : {}) };
 }

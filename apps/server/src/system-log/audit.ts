@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditTargetType } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { SYSTEM_ACTOR, type Principal } from '../http/auth.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { systemLogs } from './system-log.sql.ts';
 
@@ -15,12 +16,19 @@ export interface AuditEntry {
   actor?: { id: number | null; name: string };
 }
 
+/** The signed-in caller; the server acting on its own has no user id, only the name "system". */
+function actorOf(principal: Principal | undefined): { id: number | null; name: string } {
+  if (!principal) return { id: null, name: '' };
+  if (principal.system) return { id: null, name: SYSTEM_ACTOR };
+  return { id: principal.id, name: principal.username };
+}
+
 export type Audit = (request: FastifyRequest, entry: AuditEntry) => Promise<void>;
 
 /** Records one action in the system log: who, what, target, from which IP and browser, result. */
 export function createAudit(db: Db): Audit {
   return async (request, entry) => {
-    const actor = entry.actor ?? (request.principal ? { id: request.principal.id, name: request.principal.username } : { id: null, name: '' });
+    const actor = entry.actor ?? actorOf(request.principal);
     const { ip, userAgent } = requestMeta(request);
     await db.insert(systemLogs).values({
       actorId: actor.id,

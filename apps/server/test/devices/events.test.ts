@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { deviceTopics, messageKinds, type DeviceDetail, type DeviceEvent, type DeviceHistory, type EventCount, type OnlineStats } from '@mowerline/contract';
 import { messages } from '../../src/messages/messages.sql.ts';
 import { sampleOnline } from '../../src/gateway/maintenance.ts';
@@ -82,20 +82,25 @@ describe('exception events, device detail, statistics and commands', () => {
     expect(counts.find((c) => c.code === 'RAIN_DELAY')).toMatchObject({ total: 1, cleared: 1 });
   });
 
-  it('notifies every administrator of a critical event through the message box', async () => {
+  // Issue 17: every staff member (operators too) hears about critical and major events by default,
+  // folded per severity; the old admin-only "critical fault" notice is gone.
+  it('notifies staff of a critical event through the message box, operators included', async () => {
     await raise('UPSIDE_DOWN', 'critical');
-    const adminRow = await waitFor(async () => (await server.ctx.db.select().from(messages).where(eq(messages.kind, messageKinds.deviceCriticalEvent)))[0], 10_000, 'a notice');
-    expect(adminRow).toMatchObject({ type: 'notice', params: { sn, code: 'UPSIDE_DOWN', message: 'UPSIDE_DOWN happened', more: '0' } });
+    const isCritical = sql`${messages.params}->>'severity' = 'critical'`;
+    const rows = await waitFor(async () => {
+      const found = await server.ctx.db.select().from(messages).where(and(eq(messages.kind, messageKinds.deviceEvents), isCritical));
+      return found.length >= 2 ? found : undefined;
+    }, 10_000, 'a notice for each staff member');
+    expect(rows[0]).toMatchObject({ type: 'notice', params: { severity: 'critical', count: '1', sn, code: 'UPSIDE_DOWN', message: 'UPSIDE_DOWN happened' } });
     const list = await server.api<{ list: Array<{ title: string; content: string }> }>('GET', '/api/admin/message/list?type=notice', { token: admin, lang: EN });
-    expect(list.body.data.list[0]?.title).toBe('Critical device fault');
+    const critical = list.body.data.list.find((m) => m.title === '1 new critical event');
     // The catalogue's title in the reader's language; the device's own text labelled as such.
-    expect(list.body.data.list[0]?.content).toContain(`Device ${sn} reported the critical fault "Mower is upside down" (UPSIDE_DOWN)`);
-    expect(list.body.data.list[0]?.content).toContain('device message: UPSIDE_DOWN happened');
-    const zh = await server.api<{ list: Array<{ content: string }> }>('GET', '/api/admin/message/list?type=notice', { token: admin, lang: 'zh-CN' });
-    expect(zh.body.data.list[0]?.content).toContain('报告严重故障「割草机翻倒」（UPSIDE_DOWN），设备消息：UPSIDE_DOWN happened');
-    // Operators are not administrators: nothing for them.
-    const mine = await server.api<{ list: unknown[] }>('GET', '/api/admin/message/list?type=notice', { token: operator });
-    expect(mine.body.data.list).toHaveLength(0);
+    expect(critical?.content).toContain(`Latest: device ${sn} reported "Mower is upside down" (UPSIDE_DOWN)`);
+    expect(critical?.content).toContain('device message: UPSIDE_DOWN happened');
+    const zh = await server.api<{ list: Array<{ title: string; content: string }> }>('GET', '/api/admin/message/list?type=notice', { token: admin, lang: 'zh-CN' });
+    expect(zh.body.data.list.find((m) => m.title === '1 条新的严重事件')?.content).toContain('报告「割草机翻倒」（UPSIDE_DOWN），设备消息：UPSIDE_DOWN happened');
+    const mine = await server.api<{ list: Array<{ title: string }> }>('GET', '/api/admin/message/list?type=notice', { token: operator, lang: EN });
+    expect(mine.body.data.list.map((m) => m.title)).toContain('1 new critical event');
   });
 
   it('filters events by severity, status and time', async () => {

@@ -23,7 +23,7 @@ function artifactEndpoints(kind: ArtifactKind) {
       consumes: 'multipart/form-data',
       body: artifactUploadFieldsSchema,
       response: artifactSchema,
-      errors: ['ARTIFACT_FILE_MISSING', 'ARTIFACT_BAD_TYPE', 'ARTIFACT_TOO_LARGE', 'ARTIFACT_VERSION_TAKEN', 'ARTIFACT_LANGUAGE_REQUIRED', 'MODEL_NOT_FOUND'],
+      errors: ['ARTIFACT_FILE_MISSING', 'ARTIFACT_BAD_TYPE', 'ARTIFACT_TOO_LARGE', 'ARTIFACT_VERSION_TAKEN', 'ARTIFACT_LANGUAGE_REQUIRED', 'MODEL_NOT_FOUND', 'ARTIFACT_VERSION_MALFORMED', 'ARTIFACT_MIN_FROM_ABOVE'],
       audit: `ota.${kind}.upload` as const,
     }),
     update: endpoint({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageSchema } from '../envelope.ts';
 import { endpoint, staff } from '../endpoint.ts';
-import { messageListQuerySchema, messageReadAllBodySchema, messageReadBodySchema, messageSchema, unreadCountSchema } from '../messages.ts';
+import { messageListQuerySchema, messageReadAllBodySchema, messageReadBodySchema, messageSchema, notifyPrefsSchema, unreadCountSchema } from '../messages.ts';
 
 const tag = 'messages';
 const access = staff('messages');
@@ -18,6 +18,24 @@ export const messagesApi = {
     summary: 'Mark all my messages (of one type) read',
     body: messageReadAllBodySchema,
     response: z.literal(true),
+  }),
+  notifyPrefs: endpoint({
+    method: 'GET',
+    path: '/api/admin/message/preferences',
+    access,
+    tag,
+    summary: 'Which device exception events (severities, codes) notify me; critical and major until I choose',
+    response: notifyPrefsSchema,
+  }),
+  updateNotifyPrefs: endpoint({
+    method: 'PUT',
+    path: '/api/admin/message/preferences',
+    access,
+    tag,
+    summary: 'Choose which device exception events notify me',
+    body: notifyPrefsSchema,
+    response: notifyPrefsSchema,
+    audit: 'auth.notifications.update',
   }),
   unreadCount: endpoint({ method: 'GET', path: '/api/admin/message/unread-count', access, tag, summary: 'My unread messages per type', response: unreadCountSchema }),
 };

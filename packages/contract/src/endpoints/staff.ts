@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageSchema } from '../envelope.ts';
 import { endpoint, staff } from '../endpoint.ts';
-import { roleInfoSchema, roleListQuerySchema, staffCreateBodySchema, staffListQuerySchema, staffUpdateBodySchema, staffUserSchema } from '../staff.ts';
+import { roleInfoSchema, roleListQuerySchema, staffCreateBodySchema, staffListQuerySchema, staffUpdateBodySchema, staffUserSchema, staffWriteResultSchema } from '../staff.ts';
 
 const tag = 'staff';
 const access = staff('staff');
@@ -18,9 +18,9 @@ export const staffApi = {
     path: '/api/admin/user',
     access,
     tag,
-    summary: 'Add a staff account',
+    summary: 'Add a staff account; without a password an invitation link is issued (returned once when it could not be mailed)',
     body: staffCreateBodySchema,
-    response: staffUserSchema,
+    response: staffWriteResultSchema,
     errors: ['WEAK_PASSWORD', 'USERNAME_TAKEN'],
   }),
   update: endpoint({
@@ -30,7 +30,7 @@ export const staffApi = {
     tag,
     summary: 'Edit, approve, disable a staff account or reset its password',
     body: staffUpdateBodySchema,
-    response: staffUserSchema,
+    response: staffWriteResultSchema,
     errors: ['NOT_FOUND', 'LAST_ADMIN', 'SELF_CHANGE', 'BACK_TO_PENDING', 'WEAK_PASSWORD', 'NO_EMAIL'],
   }),
   roles: endpoint({

@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "system" boolean DEFAULT false NOT NULL;
