@@ -62,7 +62,7 @@ function ActivityNotice() {
     <Card bordered={false} title={t('workplace.activity.title')}>
       <Result
         data-testid="activity-notice"
-        icon={<IconLock style={{ color: 'rgb(var(--primary-6))' }} />}
+        icon={<IconLock style={{ color: 'rgb(var(--ml-primary-text))' }} />}
         title={t('workplace.activity.adminOnly')}
         subTitle={t('workplace.activity.adminOnlyHint')}
         extra={<Link onClick={() => navigate(`${routePath('user-center')}?tab=security`)}>{t('workplace.activity.security')}</Link>}

@@ -1,4 +1,5 @@
 import { Button, Space, Table, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { rowCheckboxLabel } from '../components/a11y.tsx';
 import type { DeviceEvent } from '@mowerline/contract';
 import { eventStatusColor } from '../devices/DeviceEventsList.tsx';
 import { severityTagColor } from '../devices/device-labels.ts';
@@ -43,7 +44,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
       dataIndex: 'sn',
       width: 160,
       render: (sn: string) => (
-        <Typography.Text style={{ color: 'rgb(var(--primary-6))', cursor: 'pointer', fontFamily: 'monospace' }} onClick={() => onOpenDevice(sn)}>
+        <Typography.Text style={{ color: 'rgb(var(--ml-primary-text))', cursor: 'pointer', fontFamily: 'monospace' }} onClick={() => onOpenDevice(sn)}>
           {sn}
         </Typography.Text>
       ),
@@ -117,7 +118,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
         type: 'checkbox',
         selectedRowKeys: selected,
         onChange: (keys) => onSelect(keys as number[]),
-        checkboxProps: (e) => ({ disabled: e.status === 'cleared' }),
+        checkboxProps: (e) => ({ disabled: e.status === 'cleared', ...rowCheckboxLabel(t('common.selectRow', { name: `${e.sn} ${e.code}` })) }),
       }}
       noDataElement={<div className="devices-empty">{t('deviceEvents.empty')}</div>}
       pagination={{

@@ -30,7 +30,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
       sortOrder: order('sn'),
       render: (sn: string) => (
         <Button type="text" size="mini" onClick={() => onOpen(sn)} style={{ padding: 0 }}>
-          <Typography.Text style={{ color: 'rgb(var(--primary-6))', fontFamily: 'monospace' }}>{sn}</Typography.Text>
+          <Typography.Text style={{ color: 'rgb(var(--ml-primary-text))', fontFamily: 'monospace' }}>{sn}</Typography.Text>
         </Button>
       ),
     },

@@ -37,7 +37,7 @@ export function EndUserTable({ data, loading, error, page, pageSize, onPage, onO
       ellipsis: true,
       render: (email: string, row) => (
         <Button type="text" size="mini" onClick={() => onOpen(row.id)} style={{ padding: 0, maxWidth: '100%' }} data-user-id={row.id}>
-          <Typography.Text ellipsis style={{ color: 'rgb(var(--primary-6))', margin: 0 }}>
+          <Typography.Text ellipsis style={{ color: 'rgb(var(--ml-primary-text))', margin: 0 }}>
             {email}
           </Typography.Text>
         </Button>

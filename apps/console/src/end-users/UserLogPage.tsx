@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { Button, Card, Message, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { namedExpandIcon } from '../components/a11y.tsx';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { permissions, type UserLog } from '@mowerline/contract';
 import { CursorPages } from '../devices/cursor-pages.ts';
@@ -107,7 +108,7 @@ export default function UserLogPage() {
         scroll={{ x: 1200 }}
         data-testid="user-log-table"
         expandedRowRender={(row) => (Object.keys(row.detail).length > 0 ? <Detail row={row} /> : null)}
-        expandProps={{ rowExpandable: (row) => Object.keys(row.detail).length > 0, width: 48 }}
+        expandProps={{ rowExpandable: (row) => Object.keys(row.detail).length > 0, width: 48, icon: namedExpandIcon((open) => t(open ? 'common.collapseRow' : 'common.expandRow')) }}
         noDataElement={
           <div className="devices-empty" data-testid={log.isError ? 'user-log-error' : 'user-log-empty'}>
             {t(log.isError ? 'endUser.loadFailed' : 'userLog.empty')}
