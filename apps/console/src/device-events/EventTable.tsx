@@ -87,7 +87,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
     {
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 180,
+      width: 220,
       fixed: 'right',
       render: (_, e) => (
         <Space size={0}>
@@ -113,7 +113,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1340 }}
+      scroll={{ x: 1380 }}
       rowSelection={{
         type: 'checkbox',
         selectedRowKeys: selected,

@@ -45,7 +45,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
     {
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 90,
+      width: 110,
       fixed: 'right',
       render: (_, row) => (
         <Button type="text" size="small" onClick={() => onOpen(row.sn)}>
@@ -62,7 +62,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1260 }}
+      scroll={{ x: 1280 }}
       noDataElement={<div className="devices-empty">{t('devices.empty')}</div>}
       pagination={{
         current: page,

@@ -49,7 +49,7 @@ export function SnTab() {
     columns.push({
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 210,
+      width: 240,
       fixed: 'right',
       render: (_, row) => <SnRowActions row={row} onSecret={(value) => setSecret({ value, rotated: true })} />,
     });
@@ -117,7 +117,7 @@ export function SnTab() {
         data={list.data?.list ?? []}
         loading={list.isLoading || (list.isFetching && list.isPlaceholderData)}
         border={false}
-        scroll={{ x: 1440 }}
+        scroll={{ x: 1470 }}
         noDataElement={<div className="devices-empty">{t('productSn.empty')}</div>}
         pagination={{
           current: page,

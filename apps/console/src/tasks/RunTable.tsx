@@ -48,7 +48,7 @@ export function RunTable({ data, loading, error, page, pageSize, onPage, onOpen 
     {
       title: t('task.field.actions'),
       dataIndex: 'actions',
-      width: 90,
+      width: 110,
       fixed: 'right',
       render: (_, row) => (
         <Button type="text" size="small" onClick={() => onOpen(row.id)} aria-label={t('taskRun.do.detailOf', { runId: row.runId, sn: row.sn })}>
@@ -65,7 +65,7 @@ export function RunTable({ data, loading, error, page, pageSize, onPage, onOpen 
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1800 }}
+      scroll={{ x: 1820 }}
       noDataElement={
         <div className="devices-empty" data-testid={error ? 'task-run-error' : 'task-run-empty'}>
           {t(error ? 'task.loadFailed' : 'taskRun.empty')}
