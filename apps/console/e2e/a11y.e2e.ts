@@ -65,7 +65,7 @@ describe('accessibility of every page in both themes (axe-core, WCAG 2.1 AA)', (
   beforeAll(async () => {
     seeded = await startSeededConsole();
     browser = await launchBrowser();
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.cleanup();

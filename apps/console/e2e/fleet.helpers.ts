@@ -75,11 +75,12 @@ export async function startSeededConsole(): Promise<SeededConsole> {
       }),
     );
     // Something in every table the fleet feeds: task runs and app users take a moment.
-    await waitFor(async () => {
-      const runs = await server.api<{ total: number }>('GET', '/api/admin/task/run', { token: admin });
-      const users = await server.api<{ total: number }>('GET', '/api/admin/end-user', { token: admin });
-      return runs.body.data?.total > 0 && users.body.data?.total > 0;
-    }, 60_000);
+    // Generous: on a busy machine the simulator's first runs take a while.
+    for (const path of ['/api/admin/end-user', '/api/admin/task/run']) {
+      await waitFor(async () => ((await server.api<{ total: number }>('GET', path, { token: admin })).body.data?.total ?? 0) > 0, 150_000, 500).catch(() => {
+        throw new Error(`seeding: nothing in ${path} yet`);
+      });
+    }
   } catch (err) {
     await close();
     throw err;

@@ -62,7 +62,7 @@ describe('table text fits its columns at 1440 and 1280 px in both languages', ()
   beforeAll(async () => {
     seeded = await startSeededConsole();
     browser = await launchBrowser();
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.cleanup();
