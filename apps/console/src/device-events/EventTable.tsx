@@ -38,7 +38,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
   const t = useT();
   const { dateTime, relative } = useFormatTime();
   const columns: TableColumnProps<DeviceEvent>[] = [
-    { title: t('deviceEvents.field.severity'), dataIndex: 'severity', width: 90, render: (_, e) => <Tag color={severityTagColor[e.severity]} data-severity={e.severity}>{t(`devices.severity.${e.severity}`)}</Tag> },
+    { title: t('deviceEvents.field.severity'), dataIndex: 'severity', width: 100, render: (_, e) => <Tag color={severityTagColor[e.severity]} data-severity={e.severity}>{t(`devices.severity.${e.severity}`)}</Tag> },
     {
       title: t('deviceEvents.field.sn'),
       dataIndex: 'sn',
@@ -113,7 +113,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1380 }}
+      scroll={{ x: 1390 }}
       rowSelection={{
         type: 'checkbox',
         selectedRowKeys: selected,
