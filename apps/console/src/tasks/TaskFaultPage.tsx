@@ -71,7 +71,7 @@ export default function TaskFaultPage() {
   const columns = useMemo<TableColumnProps<Group>[]>(
     () => [
       { title: t('taskFault.column.code'), dataIndex: 'code', width: 190, render: (code: string) => <span className="task-mono" data-fault={code}>{code}</span> },
-      { title: t('taskFault.column.severity'), dataIndex: 'severity', width: 90, render: (s: string) => <SeverityTag severity={s} /> },
+      { title: t('taskFault.column.severity'), dataIndex: 'severity', width: 100, render: (s: string) => <SeverityTag severity={s} /> },
       {
         title: t('taskFault.column.title'),
         dataIndex: 'title',
