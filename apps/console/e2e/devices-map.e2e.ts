@@ -75,7 +75,7 @@ describe('device map against the real server and real mowers', () => {
     await mowers[0]!.end();
     await expect.poll(() => marker('MAP-STO-0001').getAttribute('data-state'), { timeout: 15_000 }).toBe('offline');
 
-    await page.locator('[data-testid=map-legend] label').filter({ hasText: 'Error' }).locator('.arco-checkbox').click();
+    await page.locator('[data-testid=map-legend] label.arco-checkbox').filter({ hasText: 'Error' }).click();
     await marker('MAP-STO-0002').waitFor({ state: 'detached' });
     expect(await marker('MAP-STO-0003').count()).toBe(1);
     expect(session.errors).toEqual([]);

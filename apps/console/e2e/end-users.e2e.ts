@@ -214,7 +214,7 @@ describe('app users, user distribution and user log against the real server', ()
       expect(await tableRow(table, 'China').count()).toBe(1);
       await page.locator('[data-testid=user-dist-country-chart]:visible canvas').waitFor();
       await page.locator('[data-testid=user-dist-map][data-ready=true]').waitFor({ timeout: 30_000 });
-      expect(await page.getByRole('img', { name: /World map/ }).count()).toBe(1);
+      expect(await page.getByRole('region', { name: /World map/ }).count()).toBe(1);
       expect(await page.locator('[data-testid=user-dist-legend]').innerText()).toMatch(/Users[\s\S]*1[\s\S]*2/);
 
       await table.locator('[data-country=DE]').click();

@@ -36,7 +36,7 @@ export async function launchBrowser(): Promise<Browser & { cleanup(): Promise<vo
   });
 }
 
-/** A fresh browser profile (empty storage) on the console, collecting console errors. */
+/** A fresh browser profile (empty storage) on the console, collecting console errors and warnings. */
 export async function openConsole(
   browser: Browser,
   server: TestServer,
@@ -50,11 +50,36 @@ export async function openConsole(
     }, opts.locale);
   }
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
+  const errors = collectConsoleProblems(page);
   await page.goto(`${server.url}/#${hash}`);
   return { context, page, errors };
+}
+
+/**
+ * Console warnings that are not ours to fix, each with the reason. Keep it short: every other
+ * warning fails the suite like an error does (a warning is a bug someone has not read yet).
+ */
+export const ALLOWED_WARNINGS: ReadonlyArray<{ pattern: RegExp; reason: string }> = [
+  {
+    pattern: /GL Driver Message \(OpenGL, Performance, .*\): GPU stall due to ReadPixels/,
+    reason: "Chromium's software WebGL (no GPU here) notes its own slowness when the MapLibre maps read pixels; the browser's, not the page's",
+  },
+];
+
+/**
+ * Collects what a page reports as going wrong: console errors, console warnings (minus the
+ * allowed ones) and uncaught exceptions. Suites expect the list to be empty at the end.
+ */
+export function collectConsoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    const type = msg.type();
+    if (type !== 'error' && type !== 'warning') return;
+    // A failed resource load names its URL only in the location.
+    const line = `${msg.text()} ${msg.location().url ?? ''}`.trim();
+    if (type === 'warning' && ALLOWED_WARNINGS.some((w) => w.pattern.test(line))) return;
+    problems.push(type === 'warning' ? `[warning] ${line}` : line);
+  });
+  page.on('pageerror', (err) => problems.push(err.message));
+  return problems;
 }

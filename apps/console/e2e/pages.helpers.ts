@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { pageRoutes } from '../src/router/route-table.ts';
+import { routeAllowed } from '../src/router/guard.ts';
 import type { TestServer } from '../../server/test/harness.ts';
-import { ADMIN } from './harness.ts';
+import { ADMIN, collectConsoleProblems } from './harness.ts';
 
 /** How long a page may take to show a server change on a busy two-core machine. */
 export const SETTLE = { timeout: 15_000, interval: 100 };
@@ -8,7 +10,7 @@ export const SETTLE = { timeout: 15_000, interval: 100 };
 export interface Opened {
   context: BrowserContext;
   page: Page;
-  /** Console errors and uncaught exceptions seen so far. */
+  /** Console errors, console warnings and uncaught exceptions seen so far. */
   errors: string[];
 }
 
@@ -33,12 +35,7 @@ export async function openSignedIn(
     { locale: opts.locale ?? 'en-US', theme: opts.theme ?? 'light' },
   );
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    // A failed resource load names its URL only in the location.
-    if (msg.type() === 'error') errors.push(`${msg.text()} ${msg.location().url ?? ''}`.trim());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
+  const errors = collectConsoleProblems(page);
   await page.goto(`${server.url}/#${hash}`);
   await page.locator('input[name=username]').fill(opts.username ?? ADMIN.username);
   await page.locator('input[name=password]').fill(opts.password ?? ADMIN.password);
@@ -102,4 +99,57 @@ export function takeExpectedErrors(errors: string[], pattern: RegExp): number {
   const taken = errors.length - kept.length;
   errors.splice(0, errors.length, ...kept);
   return taken;
+}
+
+/**
+ * Every page of the contract's route table the role may open, in menu order: suites that check
+ * all pages read this, so a page added to the table is checked without touching them.
+ */
+export function everyPage(role: 'admin' | 'user' = 'admin'): Array<{ name: string; hash: string }> {
+  return pageRoutes()
+    .filter((page) => routeAllowed(page, role))
+    .map((page) => ({ name: page.name, hash: page.fullPath }));
+}
+
+const pending = new WeakMap<Page, Set<unknown>>();
+
+/** Starts counting a page's requests in flight (openPage waits for none). */
+function trackRequests(page: Page): Set<unknown> {
+  let set = pending.get(page);
+  if (!set) {
+    const inFlight = new Set<unknown>();
+    page.on('request', (r) => inFlight.add(r));
+    page.on('requestfinished', (r) => inFlight.delete(r));
+    page.on('requestfailed', (r) => inFlight.delete(r));
+    pending.set(page, inFlight);
+    set = inFlight;
+  }
+  return set;
+}
+
+/**
+ * Opens a page in the signed-in console (in-app navigation, as the menu does, then a reload
+ * when asked) and waits until it has drawn its data: its code loaded, no spinner or skeleton on screen, no request in flight.
+ */
+export async function openPage(page: Page, hash: string, opts: { fresh?: boolean } = {}): Promise<void> {
+  const inFlight = trackRequests(page);
+  await page.evaluate((h) => void (location.hash = h), hash);
+  // A fresh document: the pages kept alive by the tab bar would otherwise pile up in the DOM.
+  if (opts.fresh) await page.reload();
+  await page.waitForURL((url) => url.hash.startsWith(`#${hash}`));
+  await page.locator('.layout-page').waitFor();
+  const quiet = async () =>
+    inFlight.size === 0 &&
+    (await page.evaluate(
+      () =>
+        !document.querySelector('.page-loading') &&
+        ![...document.querySelectorAll('.layout-page .arco-spin-loading, .layout-page .arco-skeleton')].some((el) => (el as HTMLElement).offsetParent !== null),
+    ));
+  const until = Date.now() + SETTLE.timeout;
+  // Quiet twice in a row: a list answer often triggers the next request (counts, details).
+  for (let streak = 0; streak < 2; ) {
+    if (Date.now() > until) throw new Error(`${hash} did not settle`);
+    await new Promise((r) => setTimeout(r, SETTLE.interval));
+    streak = (await quiet()) ? streak + 1 : 0;
+  }
 }

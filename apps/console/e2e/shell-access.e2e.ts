@@ -56,6 +56,18 @@ describe('console shell: roles and the message box', () => {
     await context.close();
   });
 
+  it.each([
+    { locale: 'en-US', text: 'Your role cannot open “System log”, so the console opened “Workplace” instead.' },
+    { locale: 'zh-CN', text: '您的角色无权打开“系统日志”，已为您打开“工作台”。' },
+  ] as const)('tells an operator why an admin-only deep link opened the workplace ($locale)', async ({ locale, text }) => {
+    const { page, context, errors } = await open(browser, server, '/system/system-log', locale);
+    await signIn(page, OPERATOR.username, OPERATOR.password);
+    await page.waitForURL(/#\/dashboard\/workplace$/);
+    await toast(page, text).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('lets an administrator switch roles: what the role may see follows at once', async () => {
     const { page, context } = await open(browser, server, '/system/system-user');
     await signIn(page);

@@ -53,7 +53,7 @@ export default function AppChangeLogPage() {
       render: (on: boolean, v) =>
         writable && !v.withdrawnAt ? (
           <Popconfirm title={t(on ? 'appVersion.confirm.unforce' : 'appVersion.confirm.force', { version: v.version })} onOk={() => update.mutateAsync({ id: v.id, body: { forceUpdate: !on } })}>
-            <Switch size="small" checked={on} />
+            <Switch size="small" checked={on} aria-label={t('appVersion.forceUpdate')} />
           </Popconfirm>
         ) : (
           <Tag color={on ? 'red' : 'gray'}>{t(on ? 'appVersion.yes' : 'appVersion.no')}</Tag>

@@ -1,5 +1,6 @@
 import { Outlet, useNavigation } from 'react-router';
 import './app.css';
+import './contrast.css';
 
 /** Spec §9: the navigation progress bar, without a spinner. */
 function NavigationProgress() {

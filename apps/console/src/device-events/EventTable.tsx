@@ -1,4 +1,5 @@
 import { Button, Space, Table, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { rowCheckboxLabel } from '../components/a11y.tsx';
 import type { DeviceEvent } from '@mowerline/contract';
 import { eventStatusColor } from '../devices/DeviceEventsList.tsx';
 import { severityTagColor } from '../devices/device-labels.ts';
@@ -37,13 +38,13 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
   const t = useT();
   const { dateTime, relative } = useFormatTime();
   const columns: TableColumnProps<DeviceEvent>[] = [
-    { title: t('deviceEvents.field.severity'), dataIndex: 'severity', width: 90, render: (_, e) => <Tag color={severityTagColor[e.severity]} data-severity={e.severity}>{t(`devices.severity.${e.severity}`)}</Tag> },
+    { title: t('deviceEvents.field.severity'), dataIndex: 'severity', width: 100, render: (_, e) => <Tag color={severityTagColor[e.severity]} data-severity={e.severity}>{t(`devices.severity.${e.severity}`)}</Tag> },
     {
       title: t('deviceEvents.field.sn'),
       dataIndex: 'sn',
       width: 160,
       render: (sn: string) => (
-        <Typography.Text style={{ color: 'rgb(var(--primary-6))', cursor: 'pointer', fontFamily: 'monospace' }} onClick={() => onOpenDevice(sn)}>
+        <Typography.Text style={{ color: 'rgb(var(--ml-primary-text))', cursor: 'pointer', fontFamily: 'monospace' }} onClick={() => onOpenDevice(sn)}>
           {sn}
         </Typography.Text>
       ),
@@ -86,7 +87,7 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
     {
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 180,
+      width: 220,
       fixed: 'right',
       render: (_, e) => (
         <Space size={0}>
@@ -112,12 +113,12 @@ export function EventTable({ data, loading, page, pageSize, selected, onSelect, 
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1340 }}
+      scroll={{ x: 1390 }}
       rowSelection={{
         type: 'checkbox',
         selectedRowKeys: selected,
         onChange: (keys) => onSelect(keys as number[]),
-        checkboxProps: (e) => ({ disabled: e.status === 'cleared' }),
+        checkboxProps: (e) => ({ disabled: e.status === 'cleared', ...rowCheckboxLabel(t('common.selectRow', { name: `${e.sn} ${e.code}` })) }),
       }}
       noDataElement={<div className="devices-empty">{t('deviceEvents.empty')}</div>}
       pagination={{

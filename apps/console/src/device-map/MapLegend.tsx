@@ -17,14 +17,14 @@ export function MapLegend({ counts, total, hidden, onToggle }: Props) {
     <div className="device-map-legend" data-testid="map-legend">
       <Typography.Text bold>{t('deviceMap.legend', { total: (total ?? 0).toLocaleString() })}</Typography.Text>
       {deviceStates.map((state, i) => (
-        <label key={state} className="device-map-legend-row">
-          <Checkbox checked={!hidden.includes(state)} onChange={() => onToggle(state)} />
+        // The checkbox is the row's label: its name is the state and the count.
+        <Checkbox key={state} className="device-map-legend-row" checked={!hidden.includes(state)} onChange={() => onToggle(state)}>
           <span className="device-map-swatch" style={{ background: stateHex[state] }} />
           <span className="device-map-legend-name">{t(`devices.state.${state}`)}</span>
           <span className="device-map-legend-count" data-state={state}>
             {(counts?.[i] ?? 0).toLocaleString()}
           </span>
-        </label>
+        </Checkbox>
       ))}
     </div>
   );

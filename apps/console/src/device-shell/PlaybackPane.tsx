@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Progress, Radio, Space, Spin, Typography } from '@arco-design/web-react';
+import { Button, Radio, Space, Spin, Typography } from '@arco-design/web-react';
+import { NamedProgress } from '../components/a11y.tsx';
 import { IconPause, IconPlayArrow, IconSkipNext } from '@arco-design/web-react/icon';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -64,7 +65,7 @@ export function PlaybackPane({ sessionId }: { sessionId: string }) {
       <Space className="shell-playback-bar" wrap>
         <Button type="primary" shape="circle" icon={playing ? <IconPause /> : <IconPlayArrow />} onClick={toggle} aria-label={playing ? t('shell.play.pause') : t('shell.play.play')} data-testid="shell-play-toggle" />
         <Button shape="circle" icon={<IconSkipNext />} onClick={() => player.current?.finish()} aria-label={t('shell.play.end')} />
-        <Progress style={{ width: 260 }} percent={position.end ? Math.round((position.at / position.end) * 100) : 100} showText={false} />
+        <NamedProgress label={t('shell.play.position')} style={{ width: 260 }} percent={position.end ? Math.round((position.at / position.end) * 100) : 100} showText={false} />
         <Typography.Text type="secondary" data-testid="shell-play-time">
           {clock(position.at)} / {clock(position.end)}
         </Typography.Text>

@@ -1,4 +1,5 @@
-import { Badge, Progress, Tag, Tooltip } from '@arco-design/web-react';
+import { Badge, Tag, Tooltip } from '@arco-design/web-react';
+import { NamedProgress } from '../components/a11y.tsx';
 import type { DeviceState } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
@@ -19,8 +20,9 @@ export function StateTag({ state }: { state: DeviceState }) {
 }
 
 export function BatteryBar({ value }: { value: number | null }) {
+  const t = useT();
   if (value === null) return <span>-</span>;
-  return <Progress percent={value} size="small" status={batteryStatus(value)} width={96} formatText={(p) => `${p}%`} />;
+  return <NamedProgress label={t('devices.field.battery')} percent={value} size="small" status={batteryStatus(value)} width={96} formatText={(p) => `${p}%`} />;
 }
 
 /** "3 minutes ago", the exact time on hover; "never" before the first message. */

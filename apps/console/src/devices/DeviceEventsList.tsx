@@ -11,7 +11,7 @@ export function DeviceEventsList({ events }: { events: DeviceEvent[] }) {
   const t = useT();
   const { dateTime } = useFormatTime();
   const columns: TableColumnProps<DeviceEvent>[] = [
-    { title: t('devices.event.severity'), dataIndex: 'severity', width: 90, render: (_, e) => <Tag color={severityTagColor[e.severity]}>{t(`devices.severity.${e.severity}`)}</Tag> },
+    { title: t('devices.event.severity'), dataIndex: 'severity', width: 100, render: (_, e) => <Tag color={severityTagColor[e.severity]}>{t(`devices.severity.${e.severity}`)}</Tag> },
     { title: t('devices.event.code'), dataIndex: 'code', render: (_, e) => <span title={e.code}>{e.codeText || e.code}</span> },
     { title: t('devices.event.status'), dataIndex: 'status', width: 100, render: (_, e) => <Tag color={eventStatusColor[e.status]} bordered>{t(`devices.eventStatus.${e.status}`)}</Tag> },
     { title: t('devices.event.lastAt'), dataIndex: 'lastAt', width: 170, render: (at: string) => dateTime(at) },

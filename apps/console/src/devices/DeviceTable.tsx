@@ -31,7 +31,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
       sortOrder: order('sn'),
       render: (sn: string) => (
         <Button type="text" size="mini" onClick={() => onOpen(sn)} style={{ padding: 0 }}>
-          <Typography.Text style={{ color: 'rgb(var(--primary-6))', fontFamily: 'monospace' }}>{sn}</Typography.Text>
+          <Typography.Text style={{ color: 'rgb(var(--ml-primary-text))', fontFamily: 'monospace' }}>{sn}</Typography.Text>
         </Button>
       ),
     },
@@ -46,7 +46,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
     {
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 90,
+      width: 110,
       fixed: 'right',
       render: (_, row) => (
         <Button type="text" size="small" onClick={() => onOpen(row.sn)}>
@@ -63,7 +63,7 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1260 }}
+      scroll={{ x: 1280 }}
       noDataElement={<div className="devices-empty">{t('devices.empty')}</div>}
       pagination={{
         current: page,

@@ -126,7 +126,7 @@ export default function DistributionMap({ countries, selected, theme, ariaLabel,
 
   return (
     <>
-      <div ref={container} className="user-dist-map" role="img" aria-label={ariaLabel} data-testid="user-dist-map" data-ready={ready && !!world} />
+      <div ref={container} className="user-dist-map" role="region" aria-label={ariaLabel} data-testid="user-dist-map" data-ready={ready && !!world} />
       {hover && (
         <div className="user-dist-tooltip" style={{ left: hover.x + 12, top: hover.y + 12 }}>
           {hover.text}

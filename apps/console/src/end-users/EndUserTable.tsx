@@ -37,7 +37,7 @@ export function EndUserTable({ data, loading, error, page, pageSize, onPage, onO
       ellipsis: true,
       render: (email: string, row) => (
         <Button type="text" size="mini" onClick={() => onOpen(row.id)} style={{ padding: 0, maxWidth: '100%' }} data-user-id={row.id}>
-          <Typography.Text ellipsis style={{ color: 'rgb(var(--primary-6))', margin: 0 }}>
+          <Typography.Text ellipsis style={{ color: 'rgb(var(--ml-primary-text))', margin: 0 }}>
             {email}
           </Typography.Text>
         </Button>
@@ -53,7 +53,7 @@ export function EndUserTable({ data, loading, error, page, pageSize, onPage, onO
     {
       title: t('endUser.field.actions'),
       dataIndex: 'actions',
-      width: 90,
+      width: 110,
       fixed: 'right',
       render: (_, row) => (
         <Button type="text" size="small" onClick={() => onOpen(row.id)} aria-label={t('endUser.do.detailOf', { email: row.email })}>
@@ -70,7 +70,7 @@ export function EndUserTable({ data, loading, error, page, pageSize, onPage, onO
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1350 }}
+      scroll={{ x: 1370 }}
       noDataElement={
         <div className="devices-empty" data-testid={error ? 'end-user-error' : 'end-user-empty'}>
           {t(error ? 'endUser.loadFailed' : 'endUser.empty')}

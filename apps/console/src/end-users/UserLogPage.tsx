@@ -1,4 +1,5 @@
 import { Button, Card, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { namedExpandIcon } from '../components/a11y.tsx';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { permissions, type UserLog } from '@mowerline/contract';
 import { useCursorList, useExport } from '../devices/use-cursor-list.ts';
@@ -87,7 +88,7 @@ export default function UserLogPage() {
         scroll={{ x: 1200 }}
         data-testid="user-log-table"
         expandedRowRender={(row) => (Object.keys(row.detail).length > 0 ? <Detail row={row} /> : null)}
-        expandProps={{ rowExpandable: (row) => Object.keys(row.detail).length > 0, width: 48 }}
+        expandProps={{ rowExpandable: (row) => Object.keys(row.detail).length > 0, width: 48, icon: namedExpandIcon((open) => t(open ? 'common.collapseRow' : 'common.expandRow')) }}
         noDataElement={
           <div className="devices-empty" data-testid={log.isError ? 'user-log-error' : 'user-log-empty'}>
             {t(log.isError ? 'endUser.loadFailed' : 'userLog.empty')}

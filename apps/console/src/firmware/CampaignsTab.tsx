@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Progress, Table, Tag, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Table, Tag, type TableColumnProps } from '@arco-design/web-react';
+import { NamedProgress } from '../components/a11y.tsx';
 import { IconPlus } from '@arco-design/web-react/icon';
 import { finishedJobStates, permissions, type ArtifactKind, type Campaign, type CampaignStatus } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
@@ -47,7 +48,8 @@ export function CampaignsTab({ kind }: { kind: ArtifactKind }) {
       width: 280,
       render: (_, c) => (
         <div>
-          <Progress
+          <NamedProgress
+            label={t('ota.campaign.progress')}
             percent={finishedPercent(c)}
             status={c.counts.FAILED ? 'warning' : c.status === 'completed' ? 'success' : 'normal'}
             formatText={() => `${c.counts.SUCCESS ?? 0}/${c.total}${c.counts.FAILED ? ` · ✕${c.counts.FAILED}` : ''}`}

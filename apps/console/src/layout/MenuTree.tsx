@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Menu } from '@arco-design/web-react';
 import { useNavigate } from 'react-router';
 import type { RouteDef } from '@mowerline/contract';
@@ -32,6 +32,17 @@ export function MenuTree({ mode, collapsed, selected, onNavigate }: MenuTreeProp
     if (selectedGroup) setOpenKeys((keys) => (keys.includes(selectedGroup) ? keys : [...keys, selectedGroup]));
   }, [selectedGroup]);
 
+  // Arco draws a group's header as a bare <div aria-expanded> inside role="menu": screen readers
+  // get neither a menu item nor its open state (axe: aria-allowed-attr, aria-required-children).
+  // Giving the headers their role makes the group a proper menu item that opens a sub-menu.
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    box.current?.querySelectorAll('.arco-menu-inline-header:not([role]), .arco-menu-pop-header:not([role])').forEach((header) => {
+      header.setAttribute('role', 'menuitem');
+      header.setAttribute('aria-haspopup', 'true');
+    });
+  });
+
   const go = (key: string) => {
     const path = paths.get(key);
     if (!path) return;
@@ -48,33 +59,35 @@ export function MenuTree({ mode, collapsed, selected, onNavigate }: MenuTreeProp
   );
 
   return (
-    <Menu
-      mode={mode}
-      collapse={collapsed}
-      selectedKeys={selected ? [selected] : []}
-      {...(mode === 'vertical' ? { openKeys, onClickSubMenu: (_key: string, keys: string[]) => setOpenKeys(keys) } : {})}
-      onClickMenuItem={go}
-      autoScrollIntoView
-      ellipsis={mode === 'horizontal'}
-    >
-      {routes.map((group) =>
-        group.children ? (
-          <Menu.SubMenu
-            key={group.name}
-            data-testid={`menu-${group.name}`}
-            title={
-              <>
-                {menuIcon(group.meta.icon)}
-                {t(group.meta.locale)}
-              </>
-            }
-          >
-            {group.children.map((child) => item(child, group))}
-          </Menu.SubMenu>
-        ) : (
-          item(group, null)
-        ),
-      )}
-    </Menu>
+    <div ref={box} className="menu-tree">
+      <Menu
+        mode={mode}
+        collapse={collapsed}
+        selectedKeys={selected ? [selected] : []}
+        {...(mode === 'vertical' ? { openKeys, onClickSubMenu: (_key: string, keys: string[]) => setOpenKeys(keys) } : {})}
+        onClickMenuItem={go}
+        autoScrollIntoView
+        ellipsis={mode === 'horizontal'}
+      >
+        {routes.map((group) =>
+          group.children ? (
+            <Menu.SubMenu
+              key={group.name}
+              data-testid={`menu-${group.name}`}
+              title={
+                <>
+                  {menuIcon(group.meta.icon)}
+                  {t(group.meta.locale)}
+                </>
+              }
+            >
+              {group.children.map((child) => item(child, group))}
+            </Menu.SubMenu>
+          ) : (
+            item(group, null)
+          ),
+        )}
+      </Menu>
+    </div>
   );
 }

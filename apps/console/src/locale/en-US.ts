@@ -9,4 +9,7 @@ export default {
   'common.cancel': 'Cancel',
   'common.loading': 'Loading…',
   'common.empty': 'No data',
+  'common.expandRow': 'Show details',
+  'common.collapseRow': 'Hide details',
+  'common.selectRow': 'Select {name}',
 };

@@ -9,4 +9,7 @@ export default {
   'common.cancel': '取消',
   'common.loading': '加载中…',
   'common.empty': '暂无数据',
+  'common.expandRow': '展开详情',
+  'common.collapseRow': '收起详情',
+  'common.selectRow': '选择 {name}',
 };

@@ -51,7 +51,7 @@ export function SnTab() {
     columns.push({
       title: t('devices.field.actions'),
       dataIndex: 'actions',
-      width: 210,
+      width: 240,
       fixed: 'right',
       render: (_, row) => <SnRowActions row={row} onSecret={(value) => setSecret({ value, rotated: true })} />,
     });
@@ -127,7 +127,7 @@ export function SnTab() {
         data={list.data?.list ?? []}
         loading={list.isLoading || (list.isFetching && list.isPlaceholderData)}
         border={false}
-        scroll={{ x: 1440 }}
+        scroll={{ x: 1470 }}
         noDataElement={<div className="devices-empty">{t('productSn.empty')}</div>}
         pagination={{
           current: page,

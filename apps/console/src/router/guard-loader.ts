@@ -6,7 +6,7 @@ import { useSession } from '../session/session.store.ts';
 import { getToken } from '../session/token.ts';
 import { useSettings } from '../settings/settings.store.ts';
 import { checkVersion } from '../version/version-check.ts';
-import { runGuard, type GuardDeps, type GuardTarget } from './guard.ts';
+import { isAccessRedirect, runGuard, type GuardDeps, type GuardTarget } from './guard.ts';
 import type { PageRoute } from './route-table.ts';
 
 const deps: GuardDeps = {
@@ -33,7 +33,10 @@ export function guardLoader(access: RouteAccess, page?: PageRoute): LoaderFuncti
     const url = new URL(request.url);
     const query = Object.fromEntries(url.searchParams);
     const destination = await runGuard({ ...access, path: url.pathname, query }, deps);
-    if (destination) return redirect(destination);
+    if (destination) {
+      if (page && isAccessRedirect(destination)) void import('./access-notice.ts').then((m) => m.tellAccessRefused(page, destination));
+      return redirect(destination);
+    }
     if (page) {
       const fullPath = url.search ? `${url.pathname}${url.search}` : url.pathname;
       useTabBar.getState().record({ title: page.locales.at(-1)!, name: page.name, fullPath, query, ignoreCache: page.ignoreCache });

@@ -4,6 +4,7 @@ import {
   afterLoginLocation,
   checkPermission,
   firstPermittedRoute,
+  isAccessRedirect,
   loginRedirect,
   menuHasRoute,
   routeAllowed,
@@ -70,6 +71,14 @@ describe('route access (spec §5)', () => {
     expect(checkPermission({ ...base, serverMenu: listed, role: 'user', target: target() })).toBe('/not-found');
     expect(menuHasRoute(serverMenu, 'workplace')).toBe(true);
     expect(menuHasRoute(serverMenu, 'system-user')).toBe(false);
+  });
+});
+
+describe('why the guard sent someone elsewhere', () => {
+  it('calls a redirect to a permitted page an access refusal, not sign-in or not-found', () => {
+    expect(isAccessRedirect('/dashboard/workplace')).toBe(true);
+    expect(isAccessRedirect('/login?redirect=system-user')).toBe(false);
+    expect(isAccessRedirect('/not-found')).toBe(false);
   });
 });
 

@@ -94,6 +94,14 @@ export function checkPermission({ target, role, menuFromServer, serverMenu, rout
   return firstPermittedRoute(role, routes) ?? NOT_FOUND_PATH;
 }
 
+/**
+ * Whether the guard's answer sends a signed-in person elsewhere because their role may not open
+ * the page (spec §5: the first permitted page), rather than to sign in or to not-found.
+ */
+export function isAccessRedirect(destination: string): boolean {
+  return destination !== NOT_FOUND_PATH && !destination.startsWith(LOGIN_PATH);
+}
+
 /** What the guard needs from the running console; injected so the order can be tested. */
 export interface GuardDeps {
   /** Step 1: compares version.json with the stored version; never blocks, never throws. */

@@ -44,6 +44,10 @@ export function createRoutes(): RouteObject[] {
     path: page.fullPath,
     loader: guardLoader(page, page),
     handle: { page } satisfies PageHandle,
+    // The layout draws the page itself (KeepAlivePages keeps tabs alive), so the route renders
+    // nothing in the outlet. Saying so stops React Router's "Matched leaf route … does not have an
+    // element" warning on every navigation.
+    element: null,
   }));
   return [
     {

@@ -60,7 +60,7 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
     {
       title: t('staff.column.actions'),
       dataIndex: 'actions',
-      width: 270,
+      width: 310,
       fixed: pinned ? 'right' : undefined,
       render: (_, row) => (
         <Permission roles={['admin']}>
@@ -75,7 +75,7 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
       columns={columns}
       data={data?.list ?? []}
       loading={loading}
-      scroll={{ x: 1420 }}
+      scroll={{ x: 1460 }}
       border={false}
       pagination={{ current: page, pageSize, total: data?.total ?? 0, showTotal: true, sizeCanChange: true, sizeOptions: [10, 20, 50, 100] }}
       onChange={(pagination) => onPage(pagination.current ?? 1, pagination.pageSize ?? pageSize)}

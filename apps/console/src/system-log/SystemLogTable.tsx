@@ -1,4 +1,5 @@
 import { Table, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { namedExpandIcon } from '../components/a11y.tsx';
 import type { Page, SystemLog } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
@@ -73,7 +74,7 @@ export function SystemLogTable({ data, loading, page, pageSize, onPage }: Props)
       scroll={{ x: 1280 }}
       border={false}
       expandedRowRender={(row) => (Object.keys(row.detail).length > 0 ? <Detail row={row} /> : null)}
-      expandProps={{ rowExpandable: (row) => Object.keys(row.detail).length > 0, width: 48 }}
+      expandProps={{ rowExpandable: (row) => Object.keys(row.detail).length > 0, width: 48, icon: namedExpandIcon((open) => t(open ? 'common.collapseRow' : 'common.expandRow')) }}
       pagination={{ current: page, pageSize, total: data?.total ?? 0, showTotal: true, sizeCanChange: true, sizeOptions: [10, 20, 50, 100] }}
       onChange={(pagination) => onPage(pagination.current ?? 1, pagination.pageSize ?? pageSize)}
     />

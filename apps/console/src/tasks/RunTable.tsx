@@ -1,4 +1,5 @@
-import { Button, Progress, Table, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Table, type TableColumnProps } from '@arco-design/web-react';
+import { NamedProgress } from '../components/a11y.tsx';
 import type { RunPage, TaskRun } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
@@ -39,7 +40,7 @@ export function RunTable({ data, loading, error, page, pageSize, onPage, onOpen 
     { title: t('taskRun.field.result'), dataIndex: 'result', width: 120, render: (_, row) => <RunStateTag run={row} /> },
     { title: t('taskRun.field.fault'), dataIndex: 'faultCode', width: 170, render: (code: string | null) => <FaultCode code={code} /> },
     { title: t('taskRun.field.schedule'), dataIndex: 'scheduleName', width: 130, ellipsis: true, render: (n: string | null) => n ?? '-' },
-    { title: t('taskRun.field.progress'), dataIndex: 'progressPercent', width: 120, render: (p: number) => <Progress percent={Math.round(p)} size="small" width={80} /> },
+    { title: t('taskRun.field.progress'), dataIndex: 'progressPercent', width: 120, render: (p: number) => <NamedProgress label={t('taskRun.field.progress')} percent={Math.round(p)} size="small" width={80} /> },
     { title: t('taskRun.field.area'), dataIndex: 'areaM2', width: 110, align: 'right', render: (a: number) => t('task.unit.m2', { value: num(a, locale, 0) }) },
     { title: t('taskRun.field.duration'), dataIndex: 'durationS', width: 110, align: 'right', render: (s: number) => duration(s) },
     { title: t('taskRun.field.pauses'), dataIndex: 'pauses', width: 80, align: 'right' },
@@ -47,7 +48,7 @@ export function RunTable({ data, loading, error, page, pageSize, onPage, onOpen 
     {
       title: t('task.field.actions'),
       dataIndex: 'actions',
-      width: 90,
+      width: 110,
       fixed: 'right',
       render: (_, row) => (
         <Button type="text" size="small" onClick={() => onOpen(row.id)} aria-label={t('taskRun.do.detailOf', { runId: row.runId, sn: row.sn })}>
@@ -64,7 +65,7 @@ export function RunTable({ data, loading, error, page, pageSize, onPage, onOpen 
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1800 }}
+      scroll={{ x: 1820 }}
       noDataElement={
         <div className="devices-empty" data-testid={error ? 'task-run-error' : 'task-run-empty'}>
           {t(error ? 'task.loadFailed' : 'taskRun.empty')}

@@ -16,9 +16,9 @@ export function SlotsText({ slots }: { slots: Schedule['slots'] }) {
   const byDay = new Map<number, string[]>();
   for (const s of [...slots].sort((a, b) => a.weekday - b.weekday || a.start.localeCompare(b.start))) byDay.set(s.weekday, [...(byDay.get(s.weekday) ?? []), `${s.start}–${s.end}`]);
   return (
-    <Space size={4} wrap>
+    <Space size={4} wrap className="task-slots">
       {[...byDay].map(([day, ranges]) => (
-        <Tag key={day} size="small" bordered>
+        <Tag key={day} size="small" bordered className="task-slot-tag">
           {t(`task.weekday.${day}`)} {ranges.join(', ')}
         </Tag>
       ))}
@@ -133,7 +133,7 @@ export function ScheduleTable({ data, loading, error, page, pageSize, onPage, on
           {
             title: t('task.field.actions'),
             dataIndex: 'actions',
-            width: 150,
+            width: 170,
             fixed: 'right' as const,
             render: (_: unknown, row: Schedule) => (
               <Space size={0}>
@@ -155,7 +155,7 @@ export function ScheduleTable({ data, loading, error, page, pageSize, onPage, on
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1800 }}
+      scroll={{ x: 1820 }}
       noDataElement={
         <div className="devices-empty" data-testid={error ? 'task-schedule-error' : 'task-schedule-empty'}>
           {t(error ? 'task.loadFailed' : 'taskSchedule.empty')}

@@ -29,7 +29,7 @@ function Filters({ onChange }: { onChange(next: Filters): void }) {
     <div className="device-filters">
       <Form form={form} layout="inline" onSubmit={submit}>
         <Form.Item label={t('taskFault.range')} field="range">
-          <DatePicker.RangePicker showTime placeholder={[t('taskFault.defaultRange'), '']} style={{ width: 380 }} />
+          <DatePicker.RangePicker showTime placeholder={[t('taskFault.defaultRange'), t('taskFault.defaultRangeEnd')]} style={{ width: 380 }} />
         </Form.Item>
         <Form.Item label={t('task.field.model')} field="model">
           <Input allowClear maxLength={64} placeholder={t('task.filter.modelHint')} onPressEnter={submit} style={{ width: 160 }} />
@@ -71,7 +71,7 @@ export default function TaskFaultPage() {
   const columns = useMemo<TableColumnProps<Group>[]>(
     () => [
       { title: t('taskFault.column.code'), dataIndex: 'code', width: 190, render: (code: string) => <span className="task-mono" data-fault={code}>{code}</span> },
-      { title: t('taskFault.column.severity'), dataIndex: 'severity', width: 90, render: (s: string) => <SeverityTag severity={s} /> },
+      { title: t('taskFault.column.severity'), dataIndex: 'severity', width: 100, render: (s: string) => <SeverityTag severity={s} /> },
       {
         title: t('taskFault.column.title'),
         dataIndex: 'title',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Input, InputNumber, Select, Space, Table, Tag, Timeline, type TableColumnProps } from '@arco-design/web-react';
+import { namedExpandIcon } from '../components/a11y.tsx';
 import { IconDownload, IconRefresh } from '@arco-design/web-react/icon';
 import { useSearchParams } from 'react-router';
 import { artifactKinds, otaJobStates, type OtaJobState, type UpgradeRecord } from '@mowerline/contract';
@@ -54,6 +55,8 @@ export default function UpgradeLogPage() {
           <InputNumber
             style={{ width: 150 }}
             min={1}
+            max={2_147_483_647}
+            aria-label={t('upgradeLog.filter.campaign')}
             placeholder={t('upgradeLog.filter.campaign')}
             value={filter.campaignId}
             onChange={(v) => apply({ ...filter, campaignId: v || undefined })}
@@ -100,6 +103,7 @@ export default function UpgradeLogPage() {
         border={false}
         scroll={{ x: 1400 }}
         noDataElement={<div style={{ padding: 24 }}>{t('upgradeLog.empty')}</div>}
+        expandProps={{ icon: namedExpandIcon((open) => t(open ? 'common.collapseRow' : 'common.expandRow')) }}
         expandedRowRender={(r) => (
           <Timeline mode="left" labelPosition="relative">
             {r.history.map((h, i) => (

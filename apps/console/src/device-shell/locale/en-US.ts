@@ -61,5 +61,6 @@ export default {
   'shell.play.play': 'Play',
   'shell.play.pause': 'Pause',
   'shell.play.end': 'Jump to the end',
+  'shell.play.position': 'Playback position',
   'shell.play.truncated': 'The session produced more output than is recorded; the recording stops early.',
 };

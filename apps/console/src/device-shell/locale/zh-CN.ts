@@ -61,5 +61,6 @@ export default {
   'shell.play.play': '播放',
   'shell.play.pause': '暂停',
   'shell.play.end': '跳到结尾',
+  'shell.play.position': '回放进度',
   'shell.play.truncated': '该会话的输出超过录制上限，录像提前结束。',
 };

@@ -15,4 +15,5 @@ export default {
   'menu.user': 'Personal',
   'menu.user.center': 'User center',
   'menu.user.messages': 'Messages',
+  'router.accessRefused': 'Your role cannot open “{page}”, so the console opened “{target}” instead.',
 };

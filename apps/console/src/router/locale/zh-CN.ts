@@ -15,4 +15,5 @@ export default {
   'menu.user': '个人中心',
   'menu.user.center': '用户中心',
   'menu.user.messages': '消息中心',
+  'router.accessRefused': '您的角色无权打开“{page}”，已为您打开“{target}”。',
 };

@@ -216,6 +216,7 @@ export default {
   'taskFault.empty': 'No run ended by a fault in this period',
   'taskFault.range': 'Period',
   'taskFault.defaultRange': 'Last 30 days',
+  'taskFault.defaultRangeEnd': 'now',
   'taskFault.trend': 'Trend per day',
   'taskFault.trendChart': 'Runs ended by a fault per day, by code',
   'taskFault.groups': 'By fault code',

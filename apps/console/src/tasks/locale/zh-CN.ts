@@ -216,6 +216,7 @@ export default {
   'taskFault.empty': '此期间没有因故障结束的作业',
   'taskFault.range': '时间范围',
   'taskFault.defaultRange': '近 30 天',
+  'taskFault.defaultRangeEnd': '至今',
   'taskFault.trend': '每日趋势',
   'taskFault.trendChart': '每日因故障结束的作业，按故障码',
   'taskFault.groups': '按故障码',
