@@ -24,6 +24,7 @@ import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
+import { twoFactorRoutes } from './two-factor/two-factor.routes.ts';
 import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
 import { messagesRoutes } from './messages/messages.routes.ts';
@@ -110,7 +111,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
     audit: createAudit(db),
     notify: createNotifier(db),
-    guard: createGuard(app, db),
+    guard: createGuard(app, db, config),
     appGuard: createAppGuard(app, db),
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
     brokerGuard: createBrokerGuard(config),
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   await app.register(async (scope) => {
     await healthRoutes(scope, ctx);
     await staffRoutes(scope, ctx);
+    await twoFactorRoutes(scope, ctx);
     await systemLogRoutes(scope, ctx);
     await emailRoutes(scope, ctx);
     await messagesRoutes(scope, ctx);

@@ -30,7 +30,7 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
   if (!admin) return undefined;
   // openSession records where a session came from; this one comes from the server process itself.
   const origin = { ip: '127.0.0.1', headers: { 'user-agent': 'mowerline-fleet-sim (demo fleet)' } } as unknown as FastifyRequest;
-  const { accessToken } = await openSession(app, ctx, origin, admin.id, false);
+  const { accessToken } = await openSession(app, ctx, origin, admin.id, false, { service: true });
   const { sid } = app.jwt.decode<{ sid: string }>(accessToken)!;
   try {
     const endpoints = ctx.gateway.endpoints();

@@ -26,6 +26,8 @@ function campaignAction<const A extends CampaignAction>(action: A) {
     response: campaignSchema,
     errors: ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_STATE', 'CONFLICT'],
     audit: `ota.campaign.${action}`,
+    // Resuming sends firmware to devices again: as dangerous as creating the campaign.
+    stepUp: action === 'resume',
   });
 }
 
@@ -43,6 +45,7 @@ export const otaApi = {
     response: campaignSchema,
     errors: ['ARTIFACT_NOT_FOUND', 'ARTIFACT_NOT_RELEASED', 'CAMPAIGN_NO_TARGETS', 'CAMPAIGN_BAD_SNS'],
     audit: 'ota.campaign.create',
+    stepUp: true,
   }),
   pauseCampaign: campaignAction('pause'),
   resumeCampaign: campaignAction('resume'),
