@@ -1,9 +1,12 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { sessions } from '../../server/src/auth/auth.sql.ts';
+import { systemLogs } from '../../server/src/system-log/system-log.sql.ts';
 import { staffFactors } from '../../server/src/two-factor/two-factor.sql.ts';
 import type { TestServer } from '../../server/test/harness.ts';
 import { ADMIN, launchBrowser, startConsoleServer } from './harness.ts';
+import type { Page } from 'playwright-core';
 import { SETTLE, takeExpectedErrors, type Opened } from './pages.helpers.ts';
 
 /**
@@ -25,16 +28,17 @@ describe('two-factor sign-in (browser)', () => {
     return OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(secret), period: 30 });
   };
 
-  async function open(locale: 'en-US' | 'zh-CN'): Promise<Opened> {
+  async function open(locale: 'en-US' | 'zh-CN', base = server.url, before?: (page: Page) => Promise<void>): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.addInitScript((l) => localStorage.setItem('locale', l), locale);
     const page = await context.newPage();
+    await before?.(page);
     const errors: string[] = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(`${msg.text()} ${msg.location().url ?? ''}`.trim());
     });
     page.on('pageerror', (err) => errors.push(err.message));
-    await page.goto(`${server.url}/#/login`);
+    await page.goto(`${base}/#/login`);
     await page.locator('input[name=username]').fill(ADMIN.username);
     await page.locator('input[name=password]').fill(ADMIN.password);
     await page.locator('button[type=submit]').click();
@@ -125,5 +129,42 @@ describe('two-factor sign-in (browser)', () => {
     const fresh = (await page.getByTestId('recovery-codes').innerText()).trim().split(/\s+/);
     expect(fresh).toHaveLength(10);
     expect(fresh).not.toContain(recoveryCodes[1]);
+  });
+
+  it('enrols a passkey and signs in with it through a virtual authenticator, in both languages', async () => {
+    // WebAuthn needs a domain, not an IP: the console on localhost (RP id localhost).
+    const local = server.url.replace('127.0.0.1', 'localhost');
+    const authenticator = async (page: Page) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      });
+    };
+    const { page } = await open('en-US', local, authenticator);
+    await page.getByTestId('second-factor-code').fill(await code());
+    await page.getByTestId('second-factor-submit').click();
+    await page.waitForURL((url) => url.hash.startsWith('#/dashboard/workplace'), SETTLE);
+    await page.goto(`${local}/#/user/center?tab=security`);
+    await page.getByTestId('add-passkey').click();
+    await page.getByTestId('second-factors').getByText('Passkey', { exact: true }).first().waitFor();
+
+    for (const [locale, label] of [['en-US', 'Use a passkey'], ['zh-CN', '使用通行密钥']] as const) {
+      // Signed out in the same browser (the authenticator holds the passkey).
+      await page.evaluate((l) => {
+        sessionStorage.clear();
+        localStorage.removeItem('token');
+        localStorage.setItem('locale', l);
+      }, locale);
+      await page.goto(`${local}/#/login`);
+      await page.reload();
+      await page.locator('input[name=username]').fill(ADMIN.username);
+      await page.locator('input[name=password]').fill(ADMIN.password);
+      await page.locator('button[type=submit]').click();
+      await page.getByRole('button', { name: label }).click();
+      await page.waitForURL((url) => url.hash.startsWith('#/dashboard/workplace'), SETTLE);
+    }
+    const logins = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'auth.login'));
+    expect(logins.filter((r) => (r.detail as { factor?: string }).factor === 'webauthn')).toHaveLength(2);
   });
 });

@@ -52,6 +52,8 @@ const envSchema = z.object({
   LOCKOUT_AFTER_FAILURES: int(8),
   LOCKOUT_MINUTES: int(15),
   REQUIRE_2FA_ROLES: z.string().default('admin'),
+  WEBAUTHN_RP_ID: optionalString,
+  WEBAUTHN_ORIGINS: optionalString,
   STEP_UP_MINUTES: z.coerce.number().positive().max(1440).default(10),
   CAPTCHA_WORK: z.coerce.number().int().min(1).max(10_000_000).default(5000),
   FORM_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
@@ -139,6 +141,9 @@ export interface Config {
   require2faRoles: Role[];
   /** How long a second-factor confirmation (or a sign-in) lets step-up actions through. */
   stepUpMs: number;
+  /** Passkeys: the relying party id (a domain) and the console origins the browser may sign for. */
+  webauthnRpId: string;
+  webauthnOrigins: string[];
   /** Proof of work of the first captcha level: the highest counter (PBKDF2 keys to derive); doubles per level. */
   captchaWork: number;
   /** Register / forgot-password requests per source address per hour (each form counted apart). */
@@ -251,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     lockoutMs: e.LOCKOUT_MINUTES * 60_000,
     require2faRoles: parseRoles(e.REQUIRE_2FA_ROLES),
     stepUpMs: Math.round(e.STEP_UP_MINUTES * 60_000),
+    webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
+    webauthnOrigins: (e.WEBAUTHN_ORIGINS ?? new URL(publicUrl).origin).split(',').map((s) => s.trim()).filter(Boolean),
     captchaWork: e.CAPTCHA_WORK,
     formLimitPerIp: e.FORM_LIMIT_PER_IP,
     formLimitPerEmail: e.FORM_LIMIT_PER_EMAIL,

@@ -5,14 +5,32 @@ import { idParam } from './envelope.ts';
  * Second factors of staff accounts (docs/api.md "Two-factor sign-in"): TOTP apps and single-use
  * recovery codes. A factor is `pending` from enrolment until its first code is verified.
  */
-export const factorKinds = ['totp'] as const;
+export const factorKinds = ['totp', 'webauthn'] as const;
 export type FactorKind = (typeof factorKinds)[number];
 /** What a second step or a step-up may be answered with (`recovery`: a recovery code). */
-export const proofKinds = ['totp', 'recovery'] as const;
+export const proofKinds = ['totp', 'webauthn', 'recovery'] as const;
 
 export const totpCodeSchema = z.string().trim().regex(/^\d{6}$/, 'six digits');
 /** As printed: groups of letters and digits; dashes and spaces are ignored. */
 export const recoveryCodeSchema = z.string().trim().min(8).max(32).regex(/^[A-Za-z0-9 -]+$/, 'letters, digits and dashes');
+
+/** A WebAuthn response as `@simplewebauthn/browser` produces it (registration or assertion); the server verifies it. */
+export const webauthnResponseSchema = z
+  .object({
+    id: z.string().min(1).max(1024),
+    rawId: z.string().min(1).max(1024),
+    type: z.literal('public-key'),
+    response: z.record(z.string(), z.union([z.string().max(16_384), z.array(z.string().max(64)).max(16)])),
+    clientExtensionResults: z.record(z.string(), z.unknown()),
+    authenticatorAttachment: z.string().max(32).optional(),
+  })
+  .strict();
+/** WebAuthn creation or request options for `@simplewebauthn/browser` (PublicKeyCredential*OptionsJSON). */
+export const webauthnOptionsSchema = z.record(z.string(), z.unknown());
+
+/** Exactly one proof: a TOTP code, a recovery code, or a passkey assertion. */
+const oneProof = (p: { totp?: unknown; recoveryCode?: unknown; webauthn?: unknown; password?: unknown }) =>
+  [p.totp, p.recoveryCode, p.webauthn, p.password].filter((v) => v !== undefined).length === 1;
 
 /** Data of the SECOND_FACTOR_REQUIRED answer to a right password: the challenge to finish sign-in with. */
 export const secondFactorChallengeSchema = z.object({
@@ -25,9 +43,11 @@ export type SecondFactorChallenge = z.infer<typeof secondFactorChallengeSchema>;
 
 /** POST /api/admin/user/login/second-factor */
 export const secondFactorBodySchema = z
-  .object({ challengeId: z.uuid(), totp: totpCodeSchema.optional(), recoveryCode: recoveryCodeSchema.optional() })
+  .object({ challengeId: z.uuid(), totp: totpCodeSchema.optional(), recoveryCode: recoveryCodeSchema.optional(), webauthn: webauthnResponseSchema.optional() })
   .strict()
-  .refine((p) => (p.totp === undefined) !== (p.recoveryCode === undefined), 'exactly one of totp and recoveryCode');
+  .refine(oneProof, 'exactly one of totp, recoveryCode and webauthn');
+/** POST /api/admin/user/login/webauthn-options: the passkey request for a sign-in's challenge. */
+export const challengeBodySchema = z.object({ challengeId: z.uuid() }).strict();
 export type SecondFactorBody = z.infer<typeof secondFactorBodySchema>;
 
 export const factorSchema = z.object({
@@ -78,9 +98,22 @@ export const factorParamsSchema = z.object({ id: idParam }).strict();
  * password) so the step-up actions work for STEP_UP_MINUTES.
  */
 export const stepUpBodySchema = z
-  .object({ totp: totpCodeSchema.optional(), recoveryCode: recoveryCodeSchema.optional(), password: z.string().min(1).max(128).optional() })
+  .object({
+    totp: totpCodeSchema.optional(),
+    recoveryCode: recoveryCodeSchema.optional(),
+    password: z.string().min(1).max(128).optional(),
+    /** A passkey assertion for the challenge of `stepUpWebauthnOptions`. */
+    webauthn: webauthnResponseSchema.optional(),
+    challengeId: z.uuid().optional(),
+  })
   .strict()
-  .refine((p) => [p.totp, p.recoveryCode, p.password].filter((v) => v !== undefined).length === 1, 'exactly one of totp, recoveryCode and password');
+  .refine(oneProof, 'exactly one of totp, recoveryCode, webauthn and password');
+export const stepUpOptionsSchema = z.object({ challengeId: z.uuid(), options: webauthnOptionsSchema });
+
+/** POST /api/admin/user/two-factor/webauthn/options: a pending passkey and the browser's creation options. */
+export const webauthnEnrolmentSchema = z.object({ factorId: z.number().int(), options: webauthnOptionsSchema });
+export const webauthnStartBodySchema = z.object({ name: factorNameSchema.optional() }).strict().nullish();
+export const webauthnConfirmBodySchema = z.object({ factorId: idParam, response: webauthnResponseSchema }).strict();
 export type StepUpBody = z.infer<typeof stepUpBodySchema>;
 export const stepUpResultSchema = z.object({ stepUpUntil: z.string() });
 

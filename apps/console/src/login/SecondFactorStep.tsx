@@ -5,6 +5,7 @@ import { totpCodeSchema, recoveryCodeSchema, type SecondFactorChallenge } from '
 import { useT } from '../locale/i18n.ts';
 import { FormField } from './FormField.tsx';
 import { useSecondFactor } from './login.api.ts';
+import { passkeyForSignIn } from '../two-factor/passkey.ts';
 
 /**
  * The second step of the sign-in card: the six-digit code of the authenticator app, or one of the
@@ -29,6 +30,23 @@ export function SecondFactorStep({ challenge, remember, onDone, onBack }: { chal
     } catch {
       setCode('');
       setTouched(false);
+      return;
+    }
+    onDone();
+  };
+
+  const signInWithPasskey = async () => {
+    if (finish.isPending) return;
+    let webauthn;
+    try {
+      webauthn = await passkeyForSignIn(challenge.challengeId);
+    } catch {
+      // Cancelled in the browser's prompt, or refused by the server (already toasted).
+      return;
+    }
+    try {
+      await finish.mutateAsync({ body: { challengeId: challenge.challengeId, webauthn }, remember });
+    } catch {
       return;
     }
     onDone();
@@ -69,6 +87,11 @@ export function SecondFactorStep({ challenge, remember, onDone, onBack }: { chal
       <Button type="primary" htmlType="submit" long loading={finish.isPending} data-testid="second-factor-submit">
         {t('login.secondFactor.submit')}
       </Button>
+      {challenge.factors.includes('webauthn') ? (
+        <Button long style={{ marginTop: 12 }} onClick={() => void signInWithPasskey()} data-testid="second-factor-passkey">
+          {t('login.secondFactor.passkey')}
+        </Button>
+      ) : null}
     </form>
   );
 }

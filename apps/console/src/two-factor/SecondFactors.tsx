@@ -1,8 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, List, Modal, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, List, Message, Modal, Popconfirm, Space, Tag, Typography } from '@arco-design/web-react';
 import type { TotpEnrolment as Enrolment } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { TotpEnrolment } from './TotpEnrolment.tsx';
+import { registerPasskey } from './passkey.ts';
+import { invalidate } from '../api/endpoint-client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { twoFactorApi } from '@mowerline/contract';
 import { syncUser, useRegenerateCodes, useRemoveFactor, useStartTotp, useTwoFactorStatus } from './two-factor.api.ts';
 
 /** User center: my second factors, my recovery codes, and enrolment (where REQUIRE_2FA_ROLES sends a new admin). */
@@ -15,6 +19,22 @@ export function SecondFactors() {
   const regenerate = useRegenerateCodes();
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
+  const [registering, setRegistering] = useState(false);
+  const client = useQueryClient();
+  const addPasskey = async () => {
+    setRegistering(true);
+    try {
+      const recovery = await registerPasskey(t('twoFactor.passkey.defaultName'));
+      setCodes(recovery);
+      void syncUser();
+    } catch (error) {
+      // A refusal by the server was toasted by the request policy; a cancelled browser prompt is not an error.
+      if (error instanceof Error && error.name !== 'NotAllowedError' && !('code' in error)) Message.error(t('twoFactor.passkey.failed'));
+    } finally {
+      setRegistering(false);
+      void invalidate(client, twoFactorApi.status);
+    }
+  };
   const data = status.data;
   if (!data) return null;
   const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale) : t('twoFactor.never'));
@@ -62,6 +82,9 @@ export function SecondFactors() {
         <Space style={{ marginTop: 12 }}>
           <Button type="primary" loading={start.isPending} onClick={() => start.mutate(t('twoFactor.totp.defaultName'), { onSuccess: setEnrolment })} data-testid="add-totp">
             {t('twoFactor.totp.add')}
+          </Button>
+          <Button loading={registering} onClick={() => void addPasskey()} data-testid="add-passkey">
+            {t('twoFactor.passkey.add')}
           </Button>
           {data.factors.length > 0 ? (
             <Popconfirm title={t('twoFactor.recovery.regenerateConfirm')} onOk={() => regenerate.mutate({}, { onSuccess: (r) => setCodes(r.recoveryCodes) })}>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Input, Link, Modal } from '@arco-design/web-react';
+import { Button, Input, Link, Modal } from '@arco-design/web-react';
 import { recoveryCodeSchema, totpCodeSchema, twoFactorApi, type StepUpBody } from '@mowerline/contract';
 import { call } from '../api/endpoint-client.ts';
 import { setStepUpPrompt } from '../api/second-factor-policy.ts';
 import { useT } from '../locale/i18n.ts';
 import { useStepUp } from './two-factor.api.ts';
+import { passkeyForStepUp } from './passkey.ts';
 
 type Kind = 'totp' | 'recovery' | 'password';
 
@@ -20,13 +21,15 @@ export function StepUpModal() {
   const [open, setOpen] = useState(false);
   const [kind, setKind] = useState<Kind>('totp');
   const [value, setValue] = useState('');
+  const [passkey, setPasskey] = useState(false);
   const resolver = useRef<((ok: boolean) => void) | null>(null);
 
   useEffect(() => {
     setStepUpPrompt(async () => {
       // Which proof to ask for depends on whether the account has a factor.
       const status = await call(twoFactorApi.status, {}, { silent: true }).catch(() => null);
-      setKind(status && status.factors.length === 0 ? 'password' : 'totp');
+      setKind(status && status.factors.length === 0 ? 'password' : status?.factors.some((f) => f.kind === 'totp') === false ? 'recovery' : 'totp');
+      setPasskey(!!status?.factors.some((f) => f.kind === 'webauthn'));
       setValue('');
       setOpen(true);
       return new Promise<boolean>((resolve) => {
@@ -47,6 +50,16 @@ export function StepUpModal() {
     if (!valid || stepUp.isPending) return;
     const body: StepUpBody = kind === 'totp' ? { totp: value.trim() } : kind === 'recovery' ? { recoveryCode: value.trim() } : { password: value };
     stepUp.mutate(body, { onSuccess: () => close(true), onError: () => setValue('') });
+  };
+
+  const confirmWithPasskey = async () => {
+    let body: StepUpBody;
+    try {
+      body = await passkeyForStepUp();
+    } catch {
+      return;
+    }
+    stepUp.mutate(body, { onSuccess: () => close(true) });
   };
 
   return (
@@ -86,6 +99,11 @@ export function StepUpModal() {
         <Link style={{ marginTop: 12 }} onClick={() => (setKind(kind === 'totp' ? 'recovery' : 'totp'), setValue(''))}>
           {t(kind === 'totp' ? 'twoFactor.stepUp.useRecovery' : 'twoFactor.stepUp.useTotp')}
         </Link>
+      ) : null}
+      {passkey ? (
+        <Button long style={{ marginTop: 12 }} onClick={() => void confirmWithPasskey()} data-testid="step-up-passkey">
+          {t('twoFactor.stepUp.passkey')}
+        </Button>
       ) : null}
     </Modal>
   );

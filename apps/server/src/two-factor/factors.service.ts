@@ -8,12 +8,17 @@ import { AppError, localeOf } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { hashRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.ts';
 import { newTotpSecret, secretBox, totpUri, verifyTotp } from './totp.ts';
+import { passkeyRegistration, verifyPasskeyAssertion, verifyPasskeyRegistration } from './passkeys.ts';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { recoveryCodes, secondFactorChallenges, staffFactors } from './two-factor.sql.ts';
 
 /** A proof of the second factor, as a sign-in, a step-up or enrolment sends it. */
 export interface Proof {
   totp?: string;
   recoveryCode?: string;
+  /** A passkey assertion, and the challenge it must answer (kept server-side with the sign-in or step-up). */
+  webauthn?: unknown;
+  webauthnChallenge?: string | null;
 }
 
 export async function hasActiveFactor(db: Db, userId: number): Promise<boolean> {
@@ -86,6 +91,43 @@ export async function confirmTotp(ctx: AppContext, request: FastifyRequest, user
   return first ? issueRecoveryCodes(ctx.db, userId) : null;
 }
 
+/** A pending passkey: the browser's creation options; the challenge waits on the factor row. */
+export async function startPasskey(ctx: AppContext, userId: number, username: string, name?: string) {
+  await ctx.db.delete(staffFactors).where(and(eq(staffFactors.userId, userId), isNull(staffFactors.activatedAt)));
+  const { options, challenge } = await passkeyRegistration(ctx, userId, username, name ?? 'Passkey');
+  const [row] = await ctx.db
+    .insert(staffFactors)
+    .values({ userId, kind: 'webauthn', name: name ?? 'Passkey', secret: challenge })
+    .returning({ id: staffFactors.id });
+  return { factorId: row!.id, options: options as unknown as Record<string, unknown> };
+}
+
+/** Activates a pending passkey with the browser's registration response; the first factor brings recovery codes. */
+export async function confirmPasskey(ctx: AppContext, request: FastifyRequest, userId: number, factorId: number, response: unknown): Promise<string[] | null> {
+  const [factor] = await ctx.db
+    .select()
+    .from(staffFactors)
+    .where(and(eq(staffFactors.id, factorId), eq(staffFactors.userId, userId), eq(staffFactors.kind, 'webauthn'), isNull(staffFactors.activatedAt)))
+    .limit(1);
+  if (!factor) throw new AppError('FACTOR_NOT_FOUND');
+  const credential = await verifyPasskeyRegistration(ctx, factor.secret, response as RegistrationResponseJSON);
+  if (!credential) throw new AppError('SECOND_FACTOR_INVALID');
+  const first = !(await hasActiveFactor(ctx.db, userId));
+  await ctx.db.update(staffFactors).set({ ...credential, secret: '', activatedAt: new Date() }).where(eq(staffFactors.id, factorId));
+  await mailUser(ctx, userId, 'factor-added', localeOf(request), factor.name);
+  return first ? issueRecoveryCodes(ctx.db, userId) : null;
+}
+
+/** The proofs an account can give: its factor kinds, and recovery codes once it has any factor. */
+export async function proofKindsOf(db: Db, userId: number): Promise<('totp' | 'webauthn' | 'recovery')[]> {
+  const rows = await db
+    .select({ kind: staffFactors.kind })
+    .from(staffFactors)
+    .where(and(eq(staffFactors.userId, userId), isNotNull(staffFactors.activatedAt)));
+  const kinds = new Set(rows.map((r) => r.kind));
+  return [...(['totp', 'webauthn'] as const).filter((k) => kinds.has(k)), ...(kinds.size > 0 ? (['recovery'] as const) : [])];
+}
+
 export async function regenerateRecoveryCodes(ctx: AppContext, userId: number): Promise<string[]> {
   if (!(await hasActiveFactor(ctx.db, userId))) throw new AppError('FACTOR_NOT_FOUND');
   return issueRecoveryCodes(ctx.db, userId);
@@ -116,7 +158,11 @@ export async function resetFactors(ctx: AppContext, request: FastifyRequest, use
  * Checks a proof against the user's factors and spends it: a TOTP step is remembered so the same
  * code cannot be used twice, a recovery code is marked used. Returns which kind was used, or null.
  */
-export async function spendProof(ctx: AppContext, userId: number, proof: Proof): Promise<'totp' | 'recovery' | null> {
+export async function spendProof(ctx: AppContext, userId: number, proof: Proof): Promise<'totp' | 'recovery' | 'webauthn' | null> {
+  if (proof.webauthn !== undefined) {
+    if (!proof.webauthnChallenge) return null;
+    return (await verifyPasskeyAssertion(ctx, userId, proof.webauthnChallenge, proof.webauthn as AuthenticationResponseJSON)) ? 'webauthn' : null;
+  }
   if (proof.recoveryCode !== undefined) {
     const [used] = await ctx.db
       .update(recoveryCodes)

@@ -6,7 +6,8 @@ import { completeSignIn } from '../auth/login.service.ts';
 import { lockedMinutes, recordAttempt } from '../auth/login-attempts.service.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
-import { spendProof } from './factors.service.ts';
+import { proofKindsOf, spendProof } from './factors.service.ts';
+import { passkeyRequest } from './passkeys.ts';
 import { secondFactorChallenges } from './two-factor.sql.ts';
 
 /** How long the second step of a sign-in may take, and how many wrong codes one challenge survives. */
@@ -20,7 +21,7 @@ export async function issueChallenge(ctx: AppContext, userId: number, remember: 
     .insert(secondFactorChallenges)
     .values({ userId, remember, trusted, expiresAt: new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000) })
     .returning({ id: secondFactorChallenges.id });
-  return { challengeId: row!.id, factors: ['totp', 'recovery'], expiresIn: CHALLENGE_TTL_SECONDS };
+  return { challengeId: row!.id, factors: await proofKindsOf(ctx.db, userId), expiresIn: CHALLENGE_TTL_SECONDS };
 }
 
 /**
@@ -33,7 +34,7 @@ export async function finishSignIn(app: FastifyInstance, ctx: AppContext, reques
     .select({ challenge: secondFactorChallenges, user: staffUsers })
     .from(secondFactorChallenges)
     .innerJoin(staffUsers, eq(staffUsers.id, secondFactorChallenges.userId))
-    .where(and(eq(secondFactorChallenges.id, body.challengeId), isNull(secondFactorChallenges.usedAt), gt(secondFactorChallenges.expiresAt, new Date())))
+    .where(and(eq(secondFactorChallenges.id, body.challengeId), eq(secondFactorChallenges.purpose, 'login'), isNull(secondFactorChallenges.usedAt), gt(secondFactorChallenges.expiresAt, new Date())))
     .limit(1);
   if (!found || found.user.status !== 'active') throw new AppError('SECOND_FACTOR_EXPIRED');
   const { challenge, user } = found;
@@ -48,7 +49,7 @@ export async function finishSignIn(app: FastifyInstance, ctx: AppContext, reques
     throw new AppError('ACCOUNT_LOCKED', { minutes: locked });
   }
 
-  const used = await spendProof(ctx, user.id, body);
+  const used = await spendProof(ctx, user.id, { ...body, webauthnChallenge: challenge.webauthnChallenge });
   if (!used) {
     await recordAttempt(ctx, username, ip, 'wrong_code', challenge.trusted);
     await ctx.db
@@ -70,4 +71,45 @@ export async function finishSignIn(app: FastifyInstance, ctx: AppContext, reques
   if (!won) throw new AppError('SECOND_FACTOR_EXPIRED');
   await recordAttempt(ctx, username, ip, 'ok', challenge.trusted);
   return completeSignIn(app, ctx, request, user, challenge.remember, { factor: used });
+}
+
+/** Passkey request options for a live challenge (sign-in or step-up); the WebAuthn challenge is kept with it. */
+export async function passkeyOptionsFor(ctx: AppContext, challengeId: string, userId?: number) {
+  const [challenge] = await ctx.db
+    .select()
+    .from(secondFactorChallenges)
+    .where(and(eq(secondFactorChallenges.id, challengeId), isNull(secondFactorChallenges.usedAt), gt(secondFactorChallenges.expiresAt, new Date())))
+    .limit(1);
+  if (!challenge || (userId !== undefined && challenge.userId !== userId)) throw new AppError('SECOND_FACTOR_EXPIRED');
+  const options = await passkeyRequest(ctx, challenge.userId);
+  await ctx.db.update(secondFactorChallenges).set({ webauthnChallenge: options.challenge }).where(eq(secondFactorChallenges.id, challenge.id));
+  return options as unknown as Record<string, unknown>;
+}
+
+/** A step-up confirmation by passkey: a short-lived challenge of the signed-in user. */
+export async function stepUpPasskeyOptions(ctx: AppContext, userId: number) {
+  if (!(await proofKindsOf(ctx.db, userId)).includes('webauthn')) throw new AppError('FACTOR_NOT_FOUND');
+  const [row] = await ctx.db
+    .insert(secondFactorChallenges)
+    .values({ userId, purpose: 'step-up', expiresAt: new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000) })
+    .returning({ id: secondFactorChallenges.id });
+  return { challengeId: row!.id, options: await passkeyOptionsFor(ctx, row!.id, userId) };
+}
+
+/** Spends a step-up challenge (once) and returns its WebAuthn challenge, or null. */
+export async function takeStepUpChallenge(ctx: AppContext, userId: number, challengeId: string): Promise<string | null> {
+  const [row] = await ctx.db
+    .update(secondFactorChallenges)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(secondFactorChallenges.id, challengeId),
+        eq(secondFactorChallenges.userId, userId),
+        eq(secondFactorChallenges.purpose, 'step-up'),
+        isNull(secondFactorChallenges.usedAt),
+        gt(secondFactorChallenges.expiresAt, new Date()),
+      ),
+    )
+    .returning({ webauthnChallenge: secondFactorChallenges.webauthnChallenge });
+  return row?.webauthnChallenge ?? null;
 }

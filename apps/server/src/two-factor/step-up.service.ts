@@ -9,6 +9,7 @@ import type { Principal } from '../http/auth.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { spendProof } from './factors.service.ts';
+import { takeStepUpChallenge } from './second-factor.service.ts';
 
 /**
  * POST /api/admin/user/step-up ("sudo mode"). An account with a second factor confirms with it
@@ -25,7 +26,10 @@ export async function stepUp(ctx: AppContext, request: FastifyRequest, me: Princ
   let method: string | null = null;
   if (me.hasFactor) {
     // With a factor, the password alone is not a confirmation: it is what a thief would have.
-    if (body.password === undefined) method = await spendProof(ctx, me.id, body);
+    if (body.password === undefined) {
+      const webauthnChallenge = body.webauthn && body.challengeId ? await takeStepUpChallenge(ctx, me.id, body.challengeId) : null;
+      method = await spendProof(ctx, me.id, { ...body, webauthnChallenge });
+    }
   } else if (body.password !== undefined) {
     const [row] = await ctx.db.select({ hash: staffUsers.passwordHash }).from(staffUsers).where(eq(staffUsers.id, me.id)).limit(1);
     if (await verifyPassword(row?.hash, body.password)) method = 'password';

@@ -6,8 +6,8 @@ import { principal } from '../http/auth.ts';
 import { serve } from '../http/endpoints.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
-import { confirmTotp, factorStatus, regenerateRecoveryCodes, removeFactor, resetFactors, startTotp } from './factors.service.ts';
-import { finishSignIn } from './second-factor.service.ts';
+import { confirmPasskey, confirmTotp, factorStatus, regenerateRecoveryCodes, removeFactor, resetFactors, startPasskey, startTotp } from './factors.service.ts';
+import { finishSignIn, passkeyOptionsFor, stepUpPasskeyOptions } from './second-factor.service.ts';
 import { listSessions, revokeSessions } from './sessions.service.ts';
 import { stepUp } from './step-up.service.ts';
 
@@ -21,6 +21,21 @@ export async function twoFactorRoutes(app: FastifyInstance, ctx: AppContext) {
 
   serve(app, ctx, twoFactorApi, {
     loginSecondFactor: ({ request, body }) => finishSignIn(app, ctx, request, body),
+
+    loginWebauthnOptions: ({ body }) => passkeyOptionsFor(ctx, body.challengeId),
+
+    webauthnStart: ({ request, body }) => {
+      const me = principal(request);
+      return startPasskey(ctx, me.id, me.username, body?.name);
+    },
+
+    webauthnConfirm: async ({ request, body, audit }) => {
+      const me = principal(request);
+      audit({ targetType: 'staff', targetId: me.id, targetName: me.username, detail: { kind: 'webauthn', factorId: body.factorId } });
+      return { recoveryCodes: await confirmPasskey(ctx, request, me.id, body.factorId, body.response) };
+    },
+
+    stepUpWebauthnOptions: ({ request }) => stepUpPasskeyOptions(ctx, principal(request).id),
 
     status: async ({ request }) => {
       const me = principal(request);

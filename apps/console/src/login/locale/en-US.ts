@@ -83,4 +83,5 @@ export default {
   'login.secondFactor.useTotp': 'Use the authenticator app',
   'login.secondFactor.back': 'Back to the password',
   'login.secondFactor.submit': 'Verify and sign in',
+  'login.secondFactor.passkey': 'Use a passkey',
 };

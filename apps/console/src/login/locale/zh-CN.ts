@@ -83,4 +83,5 @@ export default {
   'login.secondFactor.useTotp': '使用验证器应用',
   'login.secondFactor.back': '返回重新输入密码',
   'login.secondFactor.submit': '验证并登录',
+  'login.secondFactor.passkey': '使用通行密钥',
 };

@@ -50,4 +50,9 @@ export default {
   'twoFactor.staff.reset': 'Reset two-step verification',
   'twoFactor.staff.resetConfirm': 'Remove all second factors and recovery codes of this account? They will be mailed and must enrol again.',
   'twoFactor.staff.resetDone': 'Two-step verification was reset',
+  'twoFactor.passkey.add': 'Add a passkey or security key',
+  'twoFactor.passkey.defaultName': 'Passkey',
+  'twoFactor.passkey.failed': 'The passkey could not be registered',
+  'twoFactor.kind.webauthn': 'Passkey',
+  'twoFactor.stepUp.passkey': 'Use a passkey',
 };

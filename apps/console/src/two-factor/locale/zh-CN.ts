@@ -50,4 +50,9 @@ export default {
   'twoFactor.staff.reset': '重置两步验证',
   'twoFactor.staff.resetConfirm': '移除此账号的全部验证因素和恢复码？系统会邮件通知对方，对方需重新绑定。',
   'twoFactor.staff.resetDone': '两步验证已重置',
+  'twoFactor.passkey.add': '添加通行密钥或安全密钥',
+  'twoFactor.passkey.defaultName': '通行密钥',
+  'twoFactor.passkey.failed': '通行密钥注册失败',
+  'twoFactor.kind.webauthn': '通行密钥',
+  'twoFactor.stepUp.passkey': '使用通行密钥',
 };
