@@ -30,7 +30,9 @@ describe('two-factor sign-in (browser)', () => {
 
   async function open(locale: 'en-US' | 'zh-CN', base = server.url, before?: (page: Page) => Promise<void>): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addInitScript((l) => localStorage.setItem('locale', l), locale);
+    await context.addInitScript((l) => {
+      if (!localStorage.getItem('locale')) localStorage.setItem('locale', l);
+    }, locale);
     const page = await context.newPage();
     await before?.(page);
     const errors: string[] = [];

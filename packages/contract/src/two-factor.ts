@@ -20,7 +20,7 @@ export const webauthnResponseSchema = z
     id: z.string().min(1).max(1024),
     rawId: z.string().min(1).max(1024),
     type: z.literal('public-key'),
-    response: z.record(z.string(), z.union([z.string().max(16_384), z.array(z.string().max(64)).max(16)])),
+    response: z.record(z.string(), z.union([z.string().max(16_384), z.number().int(), z.array(z.string().max(64)).max(16)])),
     clientExtensionResults: z.record(z.string(), z.unknown()),
     authenticatorAttachment: z.string().max(32).optional(),
   })
