@@ -21,7 +21,7 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     /** Last second-factor confirmation (or sign-in): step-up actions need it within STEP_UP_MINUTES. */
     stepUpAt: timestamp('step_up_at', { withTimezone: true }),
-    /** Minted in-process for the demo fleet (no password was typed): exempt from the enrolment requirement, never a step-up. */
+    /** Minted in-process for the demo fleet (no person behind it): exempt from the enrolment and step-up rules. */
     service: boolean('service').notNull().default(false),
   },
   (t) => [index('sessions_user').on(t.userId)],

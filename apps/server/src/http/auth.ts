@@ -18,7 +18,7 @@ export interface Principal {
   hasFactor: boolean;
   /** Last second-factor confirmation or sign-in of this session (step-up, two-factor/step-up.service.ts). */
   stepUpAt: Date | null;
-  /** A session the server minted for itself (the demo fleet): not held to the enrolment requirement. */
+  /** A session the server minted for itself (the demo fleet): not held to the enrolment or step-up rules. */
   service: boolean;
 }
 
@@ -31,7 +31,10 @@ export interface FactorRules {
 
 /** Why a caller may not use an endpoint for want of a second factor or a recent confirmation, or undefined. */
 export function factorRefusal(who: Principal, def: Pick<EndpointDef, 'enrolmentAllowed' | 'stepUp'>, rules: FactorRules): ErrorKey | undefined {
-  if (!who.hasFactor && !who.service && rules.require2faRoles.includes(who.role) && !def.enrolmentAllowed) return 'TWO_FACTOR_ENROL_REQUIRED';
+  // The server's own short-lived service session (the demo fleet registering its mowers, which may
+  // rotate a lost device secret) has no person behind it to confirm anything.
+  if (who.service) return undefined;
+  if (!who.hasFactor && rules.require2faRoles.includes(who.role) && !def.enrolmentAllowed) return 'TWO_FACTOR_ENROL_REQUIRED';
   if (def.stepUp && !(who.stepUpAt && Date.now() - who.stepUpAt.getTime() < rules.stepUpMs)) return 'STEP_UP_REQUIRED';
   return undefined;
 }
