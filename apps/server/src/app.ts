@@ -25,6 +25,7 @@ import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
+import { twoFactorRoutes } from './two-factor/two-factor.routes.ts';
 import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
 import { messagesRoutes } from './messages/messages.routes.ts';
@@ -119,7 +120,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
     audit: createAudit(db),
     notify: createNotifier(db),
-    guard: createGuard(app, db),
+    guard: createGuard(app, db, config),
     appGuard: createAppGuard(app, db),
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
     brokerGuard: createBrokerGuard(config),
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   await app.register(async (scope) => {
     await healthRoutes(scope, ctx);
     await staffRoutes(scope, ctx);
+    await twoFactorRoutes(scope, ctx);
     await systemLogRoutes(scope, ctx);
     await emailRoutes(scope, ctx);
     await messagesRoutes(scope, ctx);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TICKET_ATTACHMENT_MAX_MB, serverEntrySchema, type MapBase, type ServerEntry } from '@mowerline/contract';
+import { DEFAULT_TICKET_ATTACHMENT_MAX_MB, roles, serverEntrySchema, type MapBase, type Role, type ServerEntry } from '@mowerline/contract';
 
 const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
@@ -56,6 +56,10 @@ const envSchema = z.object({
   CAPTCHA_AFTER_FAILURES: int(3),
   LOCKOUT_AFTER_FAILURES: int(8),
   LOCKOUT_MINUTES: int(15),
+  REQUIRE_2FA_ROLES: z.string().default('admin'),
+  WEBAUTHN_RP_ID: optionalString,
+  WEBAUTHN_ORIGINS: optionalString,
+  STEP_UP_MINUTES: z.coerce.number().positive().max(1440).default(10),
   CAPTCHA_WORK: z.coerce.number().int().min(1).max(10_000_000).default(5000),
   FORM_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
   FORM_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
@@ -148,6 +152,13 @@ export interface Config {
   captchaAfterFailures: number;
   lockoutAfterFailures: number;
   lockoutMs: number;
+  /** Roles that must have a second factor (REQUIRE_2FA_ROLES); empty turns the requirement off. */
+  require2faRoles: Role[];
+  /** How long a second-factor confirmation (or a sign-in) lets step-up actions through. */
+  stepUpMs: number;
+  /** Passkeys: the relying party id (a domain) and the console origins the browser may sign for. */
+  webauthnRpId: string;
+  webauthnOrigins: string[];
   /** Proof of work of the first captcha level: the highest counter (PBKDF2 keys to derive); doubles per level. */
   captchaWork: number;
   /** Register / forgot-password requests per source address per hour (each form counted apart). */
@@ -198,6 +209,13 @@ const defaultServers = (publicUrl: string): ServerEntry[] => [
   { name: 'Asia production', host: publicUrl },
   { name: 'Europe production', host: publicUrl },
 ];
+
+/** `admin,user` → roles; an unknown name is a start-up error, not a silently weaker policy. */
+function parseRoles(list: string): Role[] {
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const name of names) if (!(roles as readonly string[]).includes(name)) throw new Error(`REQUIRE_2FA_ROLES: unknown role ${name}`);
+  return names as Role[];
+}
 
 /** The JWT secret: from the environment, else generated once and kept in DATA_DIR. */
 function jwtSecretFor(dataDir: string, fromEnv?: string): string {
@@ -263,6 +281,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     captchaAfterFailures: e.CAPTCHA_AFTER_FAILURES,
     lockoutAfterFailures: e.LOCKOUT_AFTER_FAILURES,
     lockoutMs: e.LOCKOUT_MINUTES * 60_000,
+    require2faRoles: parseRoles(e.REQUIRE_2FA_ROLES),
+    stepUpMs: Math.round(e.STEP_UP_MINUTES * 60_000),
+    webauthnRpId: e.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
+    webauthnOrigins: (e.WEBAUTHN_ORIGINS ?? new URL(publicUrl).origin).split(',').map((s) => s.trim()).filter(Boolean),
     captchaWork: e.CAPTCHA_WORK,
     formLimitPerIp: e.FORM_LIMIT_PER_IP,
     formLimitPerEmail: e.FORM_LIMIT_PER_EMAIL,

@@ -75,6 +75,8 @@ export async function startServer(
       // The embedded MQTT broker on a free port (the machine's Mosquitto holds 1883).
       mqttPort: 0,
       mqttTlsPort: 0,
+      // Suites sign in with a password alone unless they opt in to the second-factor policy.
+      require2faRoles: [],
       ...opts.config,
     },
   );

@@ -96,6 +96,8 @@ export const userInfoSchema = z.object({
   registrationDate: z.string(),
   accountId: z.string(),
   certification: z.number().int(),
+  /** My role requires a second factor and I have none yet: the console sends me to enrol (REQUIRE_2FA_ROLES). */
+  mustEnrolSecondFactor: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

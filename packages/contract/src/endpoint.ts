@@ -69,6 +69,17 @@ export interface EndpointDef {
   audit?: AuditAction;
   /** A WebSocket upgrade; the socket authenticates itself with its first message. */
   websocket?: boolean;
+  /**
+   * Open to a staff member whose role must have a second factor but who has none yet
+   * (REQUIRE_2FA_ROLES): what enrolment needs (user info, sign-out, the factor calls). Every other
+   * staff endpoint answers TWO_FACTOR_ENROL_REQUIRED to such a caller.
+   */
+  enrolmentAllowed?: boolean;
+  /**
+   * A dangerous action ("sudo mode"): needs a second-factor confirmation (or a sign-in) within the
+   * last STEP_UP_MINUTES, else STEP_UP_REQUIRED. On a socket endpoint, checked on its auth message.
+   */
+  stepUp?: boolean;
 }
 
 /** Declares an endpoint; `const` keeps its literal types, so clients and handlers are typed from it. */
@@ -121,6 +132,8 @@ export function endpointErrors(def: EndpointDef): ErrorKey[] {
   if (def.access.kind === 'staff' || def.access.kind === 'app') keys.add('NOT_SIGNED_IN');
   if (def.access.kind === 'broker') keys.add('NOT_FOUND');
   if (def.access.kind === 'staff' && def.access.resource) keys.add('FORBIDDEN');
+  if (def.access.kind === 'staff' && !def.enrolmentAllowed) keys.add('TWO_FACTOR_ENROL_REQUIRED');
+  if (def.access.kind === 'staff' && def.stepUp) keys.add('STEP_UP_REQUIRED');
   if (def.params || def.query || def.body || def.consumes) {
     keys.add('VALIDATION');
     keys.add('UNSTORABLE_TEXT');

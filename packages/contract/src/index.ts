@@ -7,6 +7,7 @@ export * from './menu.ts';
 export * from './config.ts';
 export * from './auth.ts';
 export * from './staff.ts';
+export * from './two-factor.ts';
 export * from './system-log.ts';
 export * from './email-log.ts';
 export * from './messages.ts';

@@ -47,6 +47,14 @@ export const auditActions = [
   'staff.update',
   'staff.approve',
   'staff.password.reset',
+  'staff.session.revoke',
+  'staff.2fa.reset',
+  'auth.2fa.enrol',
+  'auth.2fa.remove',
+  'auth.2fa.recovery-codes',
+  'auth.2fa.step-up',
+  'auth.2fa.use',
+  'auth.session.revoke',
   'product.model.create',
   'product.model.update',
   'product.sn.create',
@@ -120,5 +128,6 @@ export const auditTargetTypes = [
   'ticketSla',
   'content',
   'content-file',
+  'session',
 ] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];

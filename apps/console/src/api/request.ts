@@ -1,6 +1,7 @@
 import axios, { type AxiosError, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import { Message } from '@arco-design/web-react';
-import type { Envelope } from '@mowerline/contract';
+import { errors, type Envelope } from '@mowerline/contract';
+import { confirmStepUp, goToEnrolment } from './second-factor-policy.ts';
 import { t, useLocaleStore } from '../locale/i18n.ts';
 import { useSession } from '../session/session.store.ts';
 import { useSettings } from '../settings/settings.store.ts';
@@ -24,6 +25,10 @@ export class ApiError extends Error {
 export interface RequestOptions extends AxiosRequestConfig {
   /** Don't toast on failure (the caller shows the error its own way, or it is meant to be silent). */
   silent?: boolean;
+  /** Don't toast these codes only: answers the caller turns into its next step. */
+  silentCodes?: readonly number[];
+  /** Set on the retry after a step-up confirmation, so a refusal cannot loop. */
+  steppedUp?: boolean;
 }
 
 const http = axios.create({ timeout: 0 });
@@ -67,7 +72,7 @@ function toast(message: string, silent?: boolean) {
  * renewed security token, logs out and reloads; blob/zip/CSV responses pass through unchecked.
  */
 export async function request<T>(options: RequestOptions): Promise<T> {
-  const { silent, ...config } = options;
+  const { silent: quiet, silentCodes, steppedUp, ...config } = options;
   let response: AxiosResponse;
   try {
     response = await http.request(config);
@@ -85,6 +90,14 @@ export async function request<T>(options: RequestOptions): Promise<T> {
       }
     }
     const message = body?.msg || (error.response ? t('request.error') : clientMessage(error));
+    // A step-up action without a recent confirmation: ask for the second factor, then try once more.
+    if (body?.code === errors.STEP_UP_REQUIRED.code && !steppedUp && (await confirmStepUp())) return request<T>({ ...options, steppedUp: true });
+    // An account that must enrol a second factor first: to the enrolment screen, without a toast per call.
+    if (body?.code === errors.TWO_FACTOR_ENROL_REQUIRED.code) {
+      goToEnrolment();
+      throw new ApiError(message, body.code, null, error.response?.status);
+    }
+    const silent = quiet || (body?.code !== undefined && !!silentCodes?.includes(body.code)) || body?.code === errors.STEP_UP_REQUIRED.code;
     if (error.response?.status !== 401) toast(message, silent);
     throw new ApiError(message, body?.code, body?.data ?? null, error.response?.status);
   }
@@ -92,7 +105,7 @@ export async function request<T>(options: RequestOptions): Promise<T> {
   const body = response.data as Envelope<T>;
   if (body.code !== 0) {
     const message = body.msg || 'Error';
-    toast(message, silent);
+    toast(message, quiet || !!silentCodes?.includes(body.code));
     throw new ApiError(message, body.code, body.data, response.status);
   }
   return body.data;

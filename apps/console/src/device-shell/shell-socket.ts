@@ -1,4 +1,5 @@
-import { shellApi, type ShellCloseReason, type ShellServerMessage } from '@mowerline/contract';
+import { errors, shellApi, type ShellCloseReason, type ShellServerMessage } from '@mowerline/contract';
+import { confirmStepUp } from '../api/second-factor-policy.ts';
 
 export type ShellPhase = 'connecting' | 'opening' | 'open' | 'closed' | 'failed';
 
@@ -21,6 +22,7 @@ export function shellSocketUrl(serverHost: string, location: { protocol: string;
 export class ShellSocket {
   private ws: WebSocket | undefined;
   private phase: ShellPhase = 'connecting';
+  private steppedUp = false;
   sessionId: string | undefined;
 
   constructor(
@@ -44,7 +46,14 @@ export class ShellSocket {
         this.sessionId = msg.sessionId;
         this.set('open', { sessionId: msg.sessionId });
       } else if (msg.type === 'closed') this.set('closed', { reason: msg.reason, message: msg.message });
-      else this.set('failed', { message: msg.msg });
+      else if (msg.code === errors.STEP_UP_REQUIRED.code && !this.steppedUp) {
+        // A shell is a step-up action: confirm with the second factor (the same dialog as any
+        // refused call), then authenticate again on a new socket.
+        this.steppedUp = true;
+        ws.onclose = null;
+        ws.close();
+        void confirmStepUp().then((ok) => (ok ? this.connect(token, sn, cols, rows) : this.set('failed', { message: msg.msg })));
+      } else this.set('failed', { message: msg.msg });
     };
     ws.onclose = () => {
       if (this.phase !== 'closed' && this.phase !== 'failed') this.set('closed', { reason: 'browser_gone' });

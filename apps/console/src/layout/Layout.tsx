@@ -5,6 +5,7 @@ import { Outlet, useMatches } from 'react-router';
 import { useT } from '../locale/i18n.ts';
 import type { PageHandle } from '../router/routes.tsx';
 import { SettingsDrawer } from '../settings/SettingsDrawer.tsx';
+import { StepUpModal } from '../two-factor/StepUpModal.tsx';
 import { useSettings } from '../settings/settings.store.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { Footer } from './Footer.tsx';
@@ -108,6 +109,7 @@ export default function Layout() {
         />
       )}
       <SettingsDrawer />
+      <StepUpModal />
     </ArcoLayout>
   );
 }

@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, Input, Link, Message } from '@arco-design/web-react';
 import { IconLock, IconUser } from '@arco-design/web-react/icon';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { CaptchaResult } from '@mowerline/contract';
+import type { CaptchaResult, SecondFactorChallenge } from '@mowerline/contract';
 import { ApiError } from '../api/request.ts';
 import { useT } from '../locale/i18n.ts';
 import { afterLoginLocation } from '../router/guard.ts';
 import { CaptchaField } from './CaptchaField.tsx';
 import { FormField } from './FormField.tsx';
-import { captchaWanted, useCaptcha, useSignIn } from './login.api.ts';
+import { captchaWanted, secondFactorChallenge, useCaptcha, useSignIn } from './login.api.ts';
+import { SecondFactorStep } from './SecondFactorStep.tsx';
 import { validateLogin, type LoginFields } from './login-validation.ts';
 import { rememberedUsername, rememberUsername } from './remembered-username.ts';
 
@@ -28,6 +29,7 @@ export function LoginForm() {
   const [values, setValues] = useState<LoginFields>(() => ({ username: rememberedUsername(), password: '', captcha: '' }));
   const [remember, setRemember] = useState(() => !!rememberedUsername());
   const [touched, setTouched] = useState<Touched>({});
+  const [challenge, setChallenge] = useState<SecondFactorChallenge | null>(null);
   const captchaShown = !!captcha || captchaCall.isPending;
   const errors = validateLogin(values, captchaShown);
   const errorOf = (field: keyof LoginFields) => (touched[field] && errors[field] ? t(errors[field]) : undefined);
@@ -57,15 +59,31 @@ export function LoginForm() {
         ...(captcha ? { captcha: values.captcha } : {}),
       });
     } catch (error) {
+      // A right password on an account with a second factor: the card's next step.
+      const next = secondFactorChallenge(error);
+      if (next) {
+        rememberUsername(username, remember);
+        setValues((v) => ({ ...v, password: '' }));
+        setChallenge(next);
+        return;
+      }
       // The request policy already showed a server refusal; anything else is ours to report.
       if (!(error instanceof ApiError)) Message.error(t('login.form.login.errMsg'));
       if (captcha || captchaWanted(error)) refreshCaptcha();
       return;
     }
     rememberUsername(username, remember);
+    welcome();
+  };
+
+  const welcome = () => {
     Message.success(t('login.form.login.success'));
     navigate(afterLoginLocation(search), { replace: true });
   };
+
+  if (challenge) {
+    return <SecondFactorStep challenge={challenge} remember={remember} onDone={welcome} onBack={() => setChallenge(null)} />;
+  }
 
   return (
     <form className="login-form" onSubmit={submit} noValidate data-testid="login-form">

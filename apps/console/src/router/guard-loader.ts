@@ -37,6 +37,10 @@ export function guardLoader(access: RouteAccess, page?: PageRoute): LoaderFuncti
       if (page && isAccessRedirect(destination)) void import('./access-notice.ts').then((m) => m.tellAccessRefused(page, destination));
       return redirect(destination);
     }
+    // REQUIRE_2FA_ROLES: an account that must enrol a second factor sees only the enrolment screen.
+    if (access.requiresAuth && access.name !== 'user-center' && useSession.getState().user?.mustEnrolSecondFactor) {
+      return redirect('/user/center?tab=security');
+    }
     if (page) {
       const fullPath = url.search ? `${url.pathname}${url.search}` : url.pathname;
       useTabBar.getState().record({ title: page.locales.at(-1)!, name: page.name, fullPath, query, ignoreCache: page.ignoreCache });

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { Button, Message, Popconfirm, Space } from '@arco-design/web-react';
 import type { StaffUser, StaffUpdateBody } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useSession } from '../session/session.store.ts';
+import { StaffSecurityDrawer } from '../two-factor/StaffSecurityDrawer.tsx';
 import { useUpdateStaff } from './staff.api.ts';
 
 interface Props {
@@ -15,6 +17,7 @@ export function StaffRowActions({ row, onEdit, onResetPassword }: Props) {
   const t = useT();
   const me = useSession((s) => s.user?.id);
   const update = useUpdateStaff();
+  const [security, setSecurity] = useState(false);
   // The row may leave the list once its status changes (e.g. under the pending filter) and this
   // component with it, so the toast hangs on the promise, not on a per-call callback that would be
   // dropped on unmount. A refusal was already shown by the request policy.
@@ -51,6 +54,12 @@ export function StaffRowActions({ row, onEdit, onResetPassword }: Props) {
       {row.status === 'active' && row.id !== me &&
         confirm('staff.confirm.disable', () => setStatus('disabled', 'staff.done.disabled'), 'staff.action.disable', true)}
       {row.status === 'disabled' && confirm('staff.confirm.enable', () => setStatus('active', 'staff.done.enabled'), 'staff.action.enable')}
+      {row.status !== 'pending' && (
+        <Button type="text" size="small" onClick={() => setSecurity(true)}>
+          {t('twoFactor.staff.sessions')}
+        </Button>
+      )}
+      {security ? <StaffSecurityDrawer row={row} onClose={() => setSecurity(false)} /> : null}
     </Space>
   );
 }

@@ -5,10 +5,13 @@ import { useUserInfo } from './user-center.api.ts';
 import { ProfileHeader } from './ProfileHeader.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
+import { SecondFactors } from '../two-factor/SecondFactors.tsx';
+import { MySessions } from '../two-factor/MySessions.tsx';
+import '../two-factor/two-factor.css';
 
 const tabs = ['profile', 'security'] as const;
 
-/** User center: my profile and my password. `?tab=security` opens the password tab directly. */
+/** User center: my profile; security: second factors, sessions and password. `?tab=security` opens it directly. */
 export default function UserCenterPage() {
   const t = useT();
   const info = useUserInfo();
@@ -34,6 +37,8 @@ export default function UserCenterPage() {
             <ProfileForm key={JSON.stringify(info.data)} info={info.data} />
           </Tabs.TabPane>
           <Tabs.TabPane key="security" title={t('userCenter.tab.security')}>
+            <SecondFactors />
+            <MySessions />
             <PasswordForm username={info.data.username} />
           </Tabs.TabPane>
         </Tabs>

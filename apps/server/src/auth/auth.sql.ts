@@ -20,6 +20,12 @@ export const sessions = pgTable(
      * the system actor, not the administrator whose rights it borrows.
      */
     system: boolean('system').notNull().default(false),
+    /** From the load balancer's country header (TRUST_PROXY), else empty. */
+    country: text('country').notNull().default(''),
+    /** Updated at most once a minute by the guard. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Last second-factor confirmation (or sign-in): step-up actions need it within STEP_UP_MINUTES. */
+    stepUpAt: timestamp('step_up_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user').on(t.userId)],
 );
@@ -33,6 +39,10 @@ export const loginOutcomes = [
   'pending',
   'disabled',
   'password_reset',
+  /** A right password on an account with a second factor: not yet a success, not a failure. */
+  'second_factor',
+  /** A wrong second-factor code: counts toward the lock-out like a wrong password. */
+  'wrong_code',
 ] as const;
 export type LoginOutcome = (typeof loginOutcomes)[number];
 

@@ -38,7 +38,7 @@ export async function lockedMinutes(ctx: AppContext, username: string, ip: strin
   const [nth] = await ctx.db
     .select({ at: loginAttempts.at })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.username, username), eq(loginAttempts.reason, 'wrong_password'), source, gt(loginAttempts.at, since)))
+    .where(and(eq(loginAttempts.username, username), inArray(loginAttempts.reason, ['wrong_password', 'wrong_code']), source, gt(loginAttempts.at, since)))
     .orderBy(desc(loginAttempts.at))
     .limit(1)
     .offset(Math.max(ctx.config.lockoutAfterFailures - 1, 0));
@@ -52,7 +52,7 @@ export async function lockedMinutes(ctx: AppContext, username: string, ip: strin
  * not sign in. Refusals before any check (captcha missing or wrong, locked) are free to produce
  * and do not count.
  */
-const checkedFailure = inArray(loginAttempts.reason, ['wrong_password', 'pending', 'disabled']);
+const checkedFailure = inArray(loginAttempts.reason, ['wrong_password', 'wrong_code', 'pending', 'disabled']);
 
 /**
  * The captcha level a sign-in needs: 0 below `captchaAfterFailures` failures for the username

@@ -10,6 +10,8 @@ import { captchaLevel, lockedMinutes, recordAttempt } from './login-attempts.ser
 import { verifyPassword } from './password.ts';
 import { openSession } from './session.service.ts';
 import { issueTrustToken, trustedUsername } from './trust-token.ts';
+import { hasActiveFactor } from '../two-factor/factors.service.ts';
+import { issueChallenge } from '../two-factor/second-factor.service.ts';
 
 /** A staff account by username, case-insensitively (the unique index is on lower(username)). */
 export async function findStaffByUsername(ctx: AppContext, username: string): Promise<StaffRow | undefined> {
@@ -21,7 +23,7 @@ export async function findStaffByUsername(ctx: AppContext, username: string): Pr
   return row;
 }
 
-type Refusal = Exclude<LoginOutcome, 'ok' | 'password_reset'>;
+type Refusal = Exclude<LoginOutcome, 'ok' | 'password_reset' | 'second_factor' | 'wrong_code'>;
 const refusalError: Record<Refusal, ErrorKey> = {
   locked: 'ACCOUNT_LOCKED',
   captcha_required: 'CAPTCHA_REQUIRED',
@@ -75,8 +77,26 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
   if (user.status === 'pending') return refuse('pending', user);
   if (user.status === 'disabled') return refuse('disabled', user);
 
+  if (await hasActiveFactor(ctx.db, user.id)) {
+    // Not a success yet (a success would restart the lock-out window and let a password thief
+    // guess codes forever): the second step finishes it (two-factor/second-factor.service.ts).
+    await recordAttempt(ctx, username, ip, 'second_factor', trusted);
+    throw new AppError('SECOND_FACTOR_REQUIRED', {}, await issueChallenge(ctx, user.id, body.remember ?? false, trusted));
+  }
   await recordAttempt(ctx, username, ip, 'ok', trusted);
-  const session = await openSession(app, ctx, request, user.id, body.remember ?? false);
+  return completeSignIn(app, ctx, request, user, body.remember ?? false, {});
+}
+
+/** Opens the session of a sign-in that passed every check, and audits it. */
+export async function completeSignIn(
+  app: FastifyInstance,
+  ctx: AppContext,
+  request: FastifyRequest,
+  user: StaffRow,
+  remember: boolean,
+  detail: Record<string, unknown>,
+): Promise<LoginResult> {
+  const session = await openSession(app, ctx, request, user.id, remember);
   await ctx.db.update(staffUsers).set({ lastLoginAt: new Date() }).where(eq(staffUsers.id, user.id));
   await ctx.audit(request, {
     action: 'auth.login',
@@ -85,11 +105,11 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
     targetType: 'staff',
     targetId: user.id,
     targetName: user.username,
-    detail: { remember: body.remember ?? false },
+    detail: { remember, ...detail },
   });
   return {
     access_token: session.accessToken,
     expires_at: session.expiresAt.toISOString(),
-    security_token: issueTrustToken(app, username),
+    security_token: issueTrustToken(app, user.username.toLowerCase()),
   };
 }

@@ -5,12 +5,13 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/envelope.ts';
 import type { Principal } from '../http/auth.ts';
 import { staffUsers, type StaffRow } from '../staff/staff.sql.ts';
+import { hasActiveFactor, mustHaveFactor } from '../two-factor/factors.service.ts';
 
 /** The stable id shown in the user center: never reused, independent of username changes. */
 export const accountIdOf = (id: number) => `ML-${String(id).padStart(6, '0')}`;
 
 /** Spec §3 user info from a staff row (the meaning of each derived field is in the contract). */
-export function toUserInfo(row: StaffRow): UserInfo {
+export function toUserInfo(row: StaffRow, mustEnrolSecondFactor: boolean): UserInfo {
   return {
     id: row.id,
     username: row.username,
@@ -30,13 +31,19 @@ export function toUserInfo(row: StaffRow): UserInfo {
     registrationDate: row.createdAt.toISOString(),
     accountId: accountIdOf(row.id),
     certification: row.role === 'admin' ? 1 : 0,
+    mustEnrolSecondFactor,
   };
 }
 
 export async function userInfo(ctx: AppContext, userId: number): Promise<UserInfo> {
   const [row] = await ctx.db.select().from(staffUsers).where(eq(staffUsers.id, userId)).limit(1);
   if (!row) throw new AppError('NOT_SIGNED_IN');
-  return toUserInfo(row);
+  return toUserInfo(row, await mustEnrol(ctx, row));
+}
+
+/** The policy wants a second factor of this account's role and it has none yet. */
+async function mustEnrol(ctx: AppContext, row: StaffRow): Promise<boolean> {
+  return mustHaveFactor(ctx, row.role) && !(await hasActiveFactor(ctx.db, row.id));
 }
 
 /** The user center's "basic information": only the fields sent change; audited with their names, not values. */
@@ -57,5 +64,5 @@ export async function updateProfile(ctx: AppContext, request: FastifyRequest, me
     targetName: me.username,
     detail: { fields },
   });
-  return toUserInfo(row);
+  return toUserInfo(row, await mustEnrol(ctx, row));
 }

@@ -9,6 +9,9 @@ export interface EmailParams {
   'app-password-reset': { name: string; code: string; minutes: number };
   'app-device-shared': { name: string; owner: string; sn: string };
   'ticket-reply': { name: string; number: number; title: string; agent: string; body: string };
+  'factor-added': { name: string; factor: string; link: string };
+  'factor-removed': { name: string; factor: string; link: string };
+  'factors-reset': { name: string; factor: string; link: string };
 }
 
 interface Rendered {
@@ -60,6 +63,18 @@ const templates: { [T in EmailTemplate]: Record<Locale, Renderer<T>> } = {
       subject: `[#${p.number}] ${p.title}`,
       lines: [`Hello ${p.name},`, `${p.agent} answered your feedback #${p.number}:`, ...p.body.split('\n'), '', 'Answer this mail to continue the conversation, or open the Mowerline app.'],
     }),
+  },
+  'factor-added': {
+    'zh-CN': (p) => ({ subject: 'Mowerline 账号已添加第二验证因素', lines: [`${p.name}，您好：`, `您的账号刚刚添加了第二验证因素“${p.factor}”。`, '如果不是您本人操作，请立即联系管理员。'], link: p.link }),
+    'en-US': (p) => ({ subject: 'A second factor was added to your Mowerline account', lines: [`Hello ${p.name},`, `The second factor "${p.factor}" was just added to your account.`, 'If this was not you, contact an administrator at once.'], link: p.link }),
+  },
+  'factor-removed': {
+    'zh-CN': (p) => ({ subject: 'Mowerline 账号已移除第二验证因素', lines: [`${p.name}，您好：`, `您的账号刚刚移除了第二验证因素“${p.factor}”。`, '如果不是您本人操作，请立即联系管理员。'], link: p.link }),
+    'en-US': (p) => ({ subject: 'A second factor was removed from your Mowerline account', lines: [`Hello ${p.name},`, `The second factor "${p.factor}" was just removed from your account.`, 'If this was not you, contact an administrator at once.'], link: p.link }),
+  },
+  'factors-reset': {
+    'zh-CN': (p) => ({ subject: 'Mowerline 账号的第二验证因素已被重置', lines: [`${p.name}，您好：`, '管理员重置了您账号的全部第二验证因素和恢复码。请在下次登录后重新绑定。', '如果您没有请求此操作，请立即联系管理员。'], link: p.link }),
+    'en-US': (p) => ({ subject: 'The second factors of your Mowerline account were reset', lines: [`Hello ${p.name},`, 'An administrator removed all second factors and recovery codes of your account. Enrol a new one after your next sign-in.', 'If you did not ask for this, contact an administrator at once.'], link: p.link }),
   },
 };
 

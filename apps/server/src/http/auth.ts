@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { and, eq, gt, isNull } from 'drizzle-orm';
-import { canAccess, type Resource, type Role } from '@mowerline/contract';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { canAccess, type EndpointDef, type ErrorKey, type Resource, type Role } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { sessions } from '../auth/auth.sql.ts';
 import { notSignedInData } from '../auth/trust-token.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
+import { staffFactors } from '../two-factor/two-factor.sql.ts';
 import { AppError } from './envelope.ts';
 
 export interface Principal {
@@ -13,12 +14,37 @@ export interface Principal {
   name: string;
   role: Role;
   sessionId: string;
-  /** The server acting for itself (SYSTEM_ACTOR): audited and recorded as "system", not as a person. */
+  /** The server acting for itself (SYSTEM_ACTOR): audited and recorded as "system", not as a person;
+   * with no person behind it, it is not held to the enrolment or step-up rules. */
   system?: boolean;
+  /** Has at least one active second factor. */
+  hasFactor: boolean;
+  /** Last second-factor confirmation or sign-in of this session (step-up, two-factor/step-up.service.ts). */
+  stepUpAt: Date | null;
 }
 
 /** The name the system log and created-by fields give to what the server does on its own. */
 export const SYSTEM_ACTOR = 'system';
+
+/** Who may do what beyond the role: the endpoint's second-factor rules (contract `enrolmentAllowed`, `stepUp`). */
+export interface FactorRules {
+  /** Roles that must have a second factor (REQUIRE_2FA_ROLES). */
+  require2faRoles: readonly Role[];
+  stepUpMs: number;
+}
+
+/** Why a caller may not use an endpoint for want of a second factor or a recent confirmation, or undefined. */
+export function factorRefusal(who: Principal, def: Pick<EndpointDef, 'enrolmentAllowed' | 'stepUp'>, rules: FactorRules): ErrorKey | undefined {
+  // The server's own short-lived system session (the demo fleet registering its mowers, which may
+  // rotate a lost device secret) has no person behind it to confirm anything.
+  if (who.system) return undefined;
+  if (!who.hasFactor && rules.require2faRoles.includes(who.role) && !def.enrolmentAllowed) return 'TWO_FACTOR_ENROL_REQUIRED';
+  if (def.stepUp && !(who.stepUpAt && Date.now() - who.stepUpAt.getTime() < rules.stepUpMs)) return 'STEP_UP_REQUIRED';
+  return undefined;
+}
+
+/** `last_seen_at` is written at most this often per session: a busy console does not rewrite its row on every call. */
+const LAST_SEEN_EVERY_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,7 +72,16 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
   if (claims.typ !== undefined) return undefined;
   if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return undefined;
   const [row] = await db
-    .select({ id: staffUsers.id, username: staffUsers.username, name: staffUsers.name, role: staffUsers.role, system: sessions.system })
+    .select({
+      id: staffUsers.id,
+      username: staffUsers.username,
+      name: staffUsers.name,
+      role: staffUsers.role,
+      system: sessions.system,
+      stepUpAt: sessions.stepUpAt,
+      lastSeenAt: sessions.lastSeenAt,
+      hasFactor: sql<boolean>`exists (select 1 from ${staffFactors} where ${staffFactors.userId} = ${staffUsers.id} and ${staffFactors.activatedAt} is not null)`,
+    })
     .from(sessions)
     .innerJoin(staffUsers, eq(staffUsers.id, sessions.userId))
     .where(
@@ -54,22 +89,35 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
     )
     .limit(1);
   if (!row) return undefined;
+  const now = new Date();
+  if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(and(eq(sessions.id, claims.sid), lt(sessions.lastSeenAt, new Date(now.getTime() - LAST_SEEN_EVERY_MS))));
+  }
+  const { lastSeenAt: _seen, ...who } = row;
+  const principal = { ...who, hasFactor: Boolean(row.hasFactor), sessionId: claims.sid };
   // A system session borrows an administrator's rights, never their name.
-  return row.system ? { ...row, username: SYSTEM_ACTOR, name: 'System', sessionId: claims.sid } : { ...row, system: false, sessionId: claims.sid };
+  return row.system ? { ...principal, username: SYSTEM_ACTOR, name: 'System' } : principal;
 }
 
 /**
  * The guard every protected route uses: signed in (else 401, code 50008, carrying a renewed
  * `security_token` when the browser sent a valid one), and when a resource is named, the role
- * must be allowed by the shared `canAccess` rule (else 403).
+ * must be allowed by the shared `canAccess` rule (else 403). Then the endpoint's second-factor
+ * rules: a role that must have a factor and has none reaches only the enrolment endpoints, and a
+ * step-up endpoint needs a recent confirmation (`factorRefusal`).
  */
-export function createGuard(app: FastifyInstance, db: Db) {
-  return (resource?: Resource): preHandlerAsyncHookHandler =>
+export function createGuard(app: FastifyInstance, db: Db, rules: FactorRules) {
+  return (resource?: Resource, def: Pick<EndpointDef, 'enrolmentAllowed' | 'stepUp'> = {}): preHandlerAsyncHookHandler =>
     async (request) => {
       const principal = await principalOf(app, db, request);
       if (!principal) throw new AppError('NOT_SIGNED_IN', {}, notSignedInData(app, request));
       request.principal = principal;
       if (resource && !canAccess(principal.role, resource)) throw new AppError('FORBIDDEN');
+      const refusal = factorRefusal(principal, def, rules);
+      if (refusal) throw new AppError(refusal);
     };
 }
 export type Guard = ReturnType<typeof createGuard>;

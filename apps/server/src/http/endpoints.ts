@@ -42,10 +42,11 @@ export type Handlers<G extends EndpointGroup> = { [K in keyof G]: Handler<G[K]> 
 const errorEnvelope = z.object({ code: z.number().int(), msg: z.string(), data: z.unknown(), status: z.literal('fail') });
 
 /** The authentication and role check, run on `onRequest`: before the body is read or validated. */
-function accessHook(ctx: AppContext, access: Access): onRequestAsyncHookHandler | undefined {
+function accessHook(ctx: AppContext, def: EndpointDef): onRequestAsyncHookHandler | undefined {
+  const access: Access = def.access;
   switch (access.kind) {
     case 'staff':
-      return ctx.guard(access.resource);
+      return ctx.guard(access.resource, def);
     case 'app':
       if (!ctx.appGuard) throw new Error('app endpoints need ctx.appGuard');
       return ctx.appGuard;
@@ -108,7 +109,7 @@ function register(app: FastifyInstance, ctx: AppContext, def: EndpointDef, handl
     handler: async () => undefined,
   };
   // The rate limit first (an unauthenticated flood is refused cheaply), then who is calling.
-  const onRequest = [def.rateLimit && app.rateLimit(ctx.rateLimits[def.rateLimit]), accessHook(ctx, def.access)].filter((hook) => !!hook);
+  const onRequest = [def.rateLimit && app.rateLimit(ctx.rateLimits[def.rateLimit]), accessHook(ctx, def)].filter((hook) => !!hook);
   if (onRequest.length > 0) route.onRequest = onRequest;
   if (def.websocket) {
     // With `websocket: true`, @fastify/websocket takes `handler` itself as the socket handler (a

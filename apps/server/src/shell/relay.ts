@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { canAccess, errorMessage, errors, shellApi, shellClientMessageSchema, type ErrorKey, type ErrorParams, type ShellServerMessage, type ShellStats } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { CommandError } from '../gateway/commands.ts';
-import { principalOf } from '../http/auth.ts';
+import { factorRefusal, principalOf } from '../http/auth.ts';
 import { AppError, localeOf } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { LiveSession } from './live-session.ts';
@@ -129,7 +129,9 @@ export class ShellRelay {
     const who = await principalOf(this.app, this.ctx.db, asHeader).catch(() => undefined);
     if (!who) return 'NOT_SIGNED_IN';
     if (request) request.principal = who;
-    return canAccess(who.role, shellApi.socket.access.resource) ? undefined : 'FORBIDDEN';
+    if (!canAccess(who.role, shellApi.socket.access.resource)) return 'FORBIDDEN';
+    // A shell is a step-up action: the same rule the HTTP guard applies, on the auth message.
+    return factorRefusal(who, shellApi.socket, this.ctx.config);
   }
 
   private async open(ws: WebSocket, request: FastifyRequest, sn: string, cols: number, rows: number, token: string): Promise<LiveSession | undefined> {

@@ -98,6 +98,8 @@ describe('sign-in, user info, sign-out', () => {
       registrationDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       accountId: 'ML-000001',
       certification: 1,
+      // The harness turns REQUIRE_2FA_ROLES off (test/two-factor covers the policy).
+      mustEnrolSecondFactor: false,
     });
   });
 

@@ -31,7 +31,7 @@ export const authApi = {
     body: loginBodySchema,
     response: loginResultSchema,
     rateLimit: 'account',
-    errors: ['LOGIN_FAILED', 'CAPTCHA_REQUIRED', 'CAPTCHA_INVALID', 'ACCOUNT_LOCKED', 'ACCOUNT_PENDING', 'ACCOUNT_DISABLED'],
+    errors: ['LOGIN_FAILED', 'CAPTCHA_REQUIRED', 'CAPTCHA_INVALID', 'ACCOUNT_LOCKED', 'ACCOUNT_PENDING', 'ACCOUNT_DISABLED', 'SECOND_FACTOR_REQUIRED'],
   }),
   captcha: endpoint({
     method: 'POST',
@@ -51,6 +51,7 @@ export const authApi = {
     summary: 'Sign out: the access token dies on the server',
     response: doneSchema,
     audit: 'auth.logout',
+    enrolmentAllowed: true,
   }),
   info: endpoint({
     method: 'GET',
@@ -59,6 +60,7 @@ export const authApi = {
     tag,
     summary: 'The signed-in user (session state and user center)',
     response: userInfoSchema,
+    enrolmentAllowed: true,
   }),
   updateProfile: endpoint({
     method: 'PUT',

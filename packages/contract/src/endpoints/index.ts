@@ -11,13 +11,14 @@ import { healthApi } from './health.ts';
 import { menuApi } from './menu.ts';
 import { messagesApi } from './messages.ts';
 import { staffApi } from './staff.ts';
+import { twoFactorApi } from './two-factor.ts';
 import { systemLogApi } from './system-log.ts';
 import { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi } from './gateway.ts';
 
 export { productApi };
 export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi };
 export { artifactApi, otaFileApi, otaApi, appVersionApi };
-export { authApi, emailLogApi, healthApi, menuApi, messagesApi, staffApi, systemLogApi };
+export { authApi, emailLogApi, healthApi, menuApi, messagesApi, staffApi, systemLogApi, twoFactorApi };
 export { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi };
 import { appUserApi, endUserApi } from './end-users.ts';
 
@@ -51,6 +52,7 @@ export const api = {
   appVersion: appVersionApi,
   auth: authApi,
   staff: staffApi,
+  twoFactor: twoFactorApi,
   systemLog: systemLogApi,
   emailLog: emailLogApi,
   messages: messagesApi,

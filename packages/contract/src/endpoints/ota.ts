@@ -27,6 +27,8 @@ function campaignAction<const A extends CampaignAction>(action: A) {
     response: campaignSchema,
     errors: ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_STATE', 'CONFLICT'],
     audit: `ota.campaign.${action}`,
+    // Resuming sends firmware to devices again: as dangerous as creating the campaign.
+    stepUp: action === 'resume',
   });
 }
 
@@ -44,6 +46,7 @@ export const otaApi = {
     response: campaignSchema,
     errors: ['ARTIFACT_NOT_FOUND', 'ARTIFACT_NOT_RELEASED', 'CAMPAIGN_NO_TARGETS', 'CAMPAIGN_BAD_SNS', 'CAMPAIGN_VERSION_RANGE'],
     audit: 'ota.campaign.create',
+    stepUp: true,
   }),
   previewCampaign: endpoint({
     method: 'POST',

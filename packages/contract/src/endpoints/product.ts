@@ -89,5 +89,6 @@ export const productApi = {
     response: snSecretSchema,
     errors: ['SN_NOT_FOUND'],
     audit: 'product.sn.rotate-secret',
+    stepUp: true,
   }),
 };

@@ -26,8 +26,11 @@ export const shellApi = {
     tag,
     summary: 'The remote-shell WebSocket; authenticates by its first message',
     websocket: true,
+    stepUp: true,
     errors: [
       'SHELL_AUTH_REQUIRED',
+      'STEP_UP_REQUIRED',
+      'TWO_FACTOR_ENROL_REQUIRED',
       'SHELL_BAD_MESSAGE',
       'NOT_SIGNED_IN',
       'FORBIDDEN',

@@ -32,6 +32,8 @@ export const staffApi = {
     body: staffUpdateBodySchema,
     response: staffWriteResultSchema,
     errors: ['NOT_FOUND', 'LAST_ADMIN', 'SELF_CHANGE', 'BACK_TO_PENDING', 'WEAK_PASSWORD', 'NO_EMAIL'],
+    // Changes roles and disables accounts.
+    stepUp: true,
   }),
   roles: endpoint({
     method: 'GET',

@@ -21,4 +21,7 @@ export default {
   'emailLog.template.app-password-reset': 'App: password reset code',
   'emailLog.template.app-device-shared': 'App: mower shared',
   'emailLog.template.ticket-reply': 'Ticket: agent reply',
+  'emailLog.template.factor-added': 'Second factor added',
+  'emailLog.template.factor-removed': 'Second factor removed',
+  'emailLog.template.factors-reset': 'Second factors reset',
 };

@@ -21,4 +21,7 @@ export default {
   'emailLog.template.app-password-reset': '应用：重置密码验证码',
   'emailLog.template.app-device-shared': '应用：割草机共享',
   'emailLog.template.ticket-reply': '工单：客服回复',
+  'emailLog.template.factor-added': '添加第二验证因素',
+  'emailLog.template.factor-removed': '移除第二验证因素',
+  'emailLog.template.factors-reset': '重置第二验证因素',
 };
