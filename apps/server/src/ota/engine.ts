@@ -64,7 +64,7 @@ export class OtaEngine {
     const boss = createBoss(this.deps.database);
     boss.on('error', (err: unknown) => this.deps.log.warn({ err }, 'OTA job queue error'));
     await boss.start();
-    await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 300 });
+    await createQueueRetryingDeadlock(() => boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately', retryLimit: 0, expireInSeconds: 300 }));
     this.boss = boss;
     await boss.work<{ campaignId: number }>(QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 8 }, async (jobs) => {
       await Promise.all(jobs.map((job) => this.runTick(job.data.campaignId)));
@@ -422,4 +422,20 @@ export function inWindow(window: { start: string; end: string } | null, now: Dat
   const start = minutes(window.start);
   const end = minutes(window.end);
   return start <= end ? m >= start && m < end : m >= start || m < end;
+}
+
+/**
+ * Two nodes starting together on an empty database can deadlock inside pg-boss's createQueue
+ * (PostgreSQL aborts one of them with 40P01). The survivor creates the queue, so the loser's retry
+ * finds it there; without the retry that node would exit.
+ */
+export async function createQueueRetryingDeadlock(create: () => Promise<void>, attempts = 3): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      return await create();
+    } catch (err) {
+      if (i >= attempts || (err as { code?: string }).code !== '40P01') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 * i));
+    }
+  }
 }
