@@ -25,10 +25,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import { ADMIN } from '../apps/server/test/harness.ts';
 import { seedEndUsers, type EndUserSeed } from './lib/end-users-seed.ts';
+import { cannon, getBody, signIn } from './lib/http.ts';
 import { freshDatabase } from './lib/pg.ts';
 import { startChild, startServerProcess } from './lib/server-process.ts';
 import { log, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
@@ -121,27 +120,8 @@ async function seed(url: string): Promise<{ history: number; endUsers: EndUserSe
   return { history, endUsers, seconds };
 }
 
-async function signIn(apiUrl: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/api/admin/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
 
-async function getBody(apiUrl: string, p: string, token: string, capture?: string): Promise<string> {
-  const res = await fetch(apiUrl + p, { headers: { authorization: `Bearer ${token}`, ...(capture ? { 'x-bench-capture': capture } : {}) } });
-  const text = await res.text();
-  if ((JSON.parse(text) as { code: number }).code !== 0) throw new Error(`${p}: ${text.slice(0, 300)}`);
-  return text;
-}
 
-function cannon(url: string, token: string | undefined, pathOf: () => string, connections: number): Promise<Result> {
-  return autocannon({
-    url,
-    connections,
-    duration: DURATION_S,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf() }) }],
-  });
-}
 
 export async function run(): Promise<BenchResult> {
   const db = await freshDatabase('api');
@@ -213,7 +193,7 @@ export async function run(): Promise<BenchResult> {
     for (const [i, c] of cases.entries()) {
       const p = c.path();
       await getBody(server.url, p, token);
-      bodies.push(await getBody(server.url, p, token, String(i)));
+      bodies.push(await getBody(server.url, p, token, { 'x-bench-capture': String(i) }));
     }
     writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
     const bare = await startChild('bare-child.ts', { BENCH_BARE_BODIES: path.join(dir, 'bodies.json') });
@@ -227,11 +207,11 @@ export async function run(): Promise<BenchResult> {
     const loads = [loadavg()[0]!];
     for (const [i, c] of cases.entries()) {
       log(`api: ${c.name} (load ${num(loadavg()[0]!, 1)})`);
-      const api1 = await cannon(server.url, token, c.path, 1);
-      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1);
-      const api = await cannon(server.url, token, c.path, CONNECTIONS);
-      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS);
-      const sqlFloor = await cannon(floor.url, undefined, () => `/floor/${i}`, CONNECTIONS);
+      const api1 = await cannon(server.url, token, c.path, 1, DURATION_S);
+      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1, DURATION_S);
+      const api = await cannon(server.url, token, c.path, CONNECTIONS, DURATION_S);
+      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS, DURATION_S);
+      const sqlFloor = await cannon(floor.url, undefined, () => `/floor/${i}`, CONNECTIONS, DURATION_S);
       const failed = [api1, api, sqlFloor].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
       rows.push([
         c.name,

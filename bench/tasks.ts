@@ -30,9 +30,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import { ADMIN } from '../apps/server/test/harness.ts';
+import { cannon, getBody, signIn } from './lib/http.ts';
 import { freshDatabase } from './lib/pg.ts';
 import { machine } from './lib/proc.ts';
 import { startChild, startServerProcess } from './lib/server-process.ts';
@@ -154,27 +153,8 @@ async function seed(url: string): Promise<{ seconds: Record<string, number>; rol
   return { seconds, rollups: rollups.rowCount ?? 0, faultRuns: n, window };
 }
 
-async function signIn(apiUrl: string): Promise<string> {
-  const res = await fetch(`${apiUrl}/api/admin/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
 
-async function getBody(apiUrl: string, p: string, token: string): Promise<string> {
-  const res = await fetch(apiUrl + p, { headers: { authorization: `Bearer ${token}` } });
-  const text = await res.text();
-  if ((JSON.parse(text) as { code: number }).code !== 0) throw new Error(`${p}: ${text.slice(0, 300)}`);
-  return text;
-}
 
-function cannon(url: string, token: string | undefined, pathOf: () => string, connections: number): Promise<Result> {
-  return autocannon({
-    url,
-    connections,
-    duration: DURATION_S,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: pathOf() }) }],
-  });
-}
 
 export async function run(): Promise<BenchResult> {
   const db = await freshDatabase('tasks');
@@ -223,10 +203,10 @@ export async function run(): Promise<BenchResult> {
     for (const [i, c] of cases.entries()) {
       log(`tasks: ${c.name}`);
       loads.push(machine().load);
-      const api1 = await cannon(server.url, token, c.path, 1);
-      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1);
-      const api = await cannon(server.url, token, c.path, CONNECTIONS);
-      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS);
+      const api1 = await cannon(server.url, token, c.path, 1, DURATION_S);
+      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1, DURATION_S);
+      const api = await cannon(server.url, token, c.path, CONNECTIONS, DURATION_S);
+      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS, DURATION_S);
       const failed = [api1, api].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
       log(`tasks:   p99 ${ms(api1.latency.p99)} (bare ${ms(base1.latency.p99)}) at 1 conn., ${ms(api.latency.p99)} (bare ${ms(base.latency.p99)}) at ${CONNECTIONS}`);
       rows.push([
