@@ -82,6 +82,8 @@ function startNode(name: string, port: number, databaseUrl: string): Node {
       DATA_DIR: dataDir,
       JWT_SECRET,
       ADMIN_PASSWORD,
+      // What crosses nodes is under test, not the second factor (apps/server/test/two-factor).
+      REQUIRE_2FA_ROLES: '',
       FLEET_SIZE: '0',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -29,6 +29,8 @@ function startProcess(dataDir: string): Promise<Running> {
       MQTT_PORT: '0',
       FLEET_SIZE: '0',
       ADMIN_PASSWORD: password,
+      // The admin signs in with the password alone here (test/two-factor covers the policy).
+      REQUIRE_2FA_ROLES: '',
       // The same process test on PostgreSQL would share one database across runs; PGlite's data dir is the subject here.
       DATABASE_URL: '',
       MQTT_URL: '',

@@ -30,7 +30,7 @@ interface Running {
 function startProcess(env: Record<string, string>): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', FLEET_SIZE: '0', ADMIN_PASSWORD: password, ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', FLEET_SIZE: '0', ADMIN_PASSWORD: password, REQUIRE_2FA_ROLES: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
