@@ -90,4 +90,21 @@ describe('device map against the real server and real mowers', () => {
     await page.locator('[data-testid=fleet-cluster]:visible, [data-testid=fleet-device]:visible').first().waitFor();
     expect(session.errors).toEqual([]);
   });
+
+  it('names the nearest place when a garden-sized view holds none (issue 17 §8)', async () => {
+    const { page } = session;
+    const marker0 = page.locator('[data-testid=fleet-device]:visible, [data-testid=fleet-cluster]:visible').first();
+    await marker0.waitFor();
+    const box = (await marker0.boundingBox())!;
+    // Wheel in on a garden until no place of its own is in view.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 12 && (await page.locator('[data-testid=map-place]').count()) > 0; i++) {
+      await page.mouse.wheel(0, -500);
+      await page.waitForTimeout(400);
+    }
+    const near = page.locator('[data-testid=map-near-place]:visible');
+    await near.waitFor();
+    expect(await near.innerText()).toMatch(/^Near .+ · [\d.]+ km$/);
+    expect(session.errors).toEqual([]);
+  });
 });

@@ -61,6 +61,7 @@ export default function DeviceMapPage() {
               theme={theme}
               base={base}
               label={(s) => t(`devices.state.${s}`)}
+              nearPlace={(name, km) => t('deviceMap.nearPlace', { name, km: km < 10 ? km.toFixed(1) : Math.round(km).toString() })}
               onDevice={setOpenSn}
               onRedraw={(fn) => {
                 redraw.current = fn;

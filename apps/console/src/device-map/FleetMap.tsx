@@ -22,6 +22,8 @@ interface Props {
   /** The online base from the runtime configuration; empty fields: the offline base only. */
   base: MapBase;
   label(state: DeviceState): string;
+  /** "Near {name} · {km} km" when the view holds no place of its own. */
+  nearPlace(name: string, km: number): string;
   onDevice(sn: string): void;
   /** Called with a function that redraws the markers (the page calls it when the fleet changed). */
   onRedraw(redraw: () => void): void;
@@ -33,12 +35,12 @@ const worldUrl: Record<Detail, string> = { '110m': world110Url, '50m': world50Ur
  * The map: offline countries underneath, clusters and devices from the fleet worker on top. Its own
  * chunk (maplibre is most of the map page's JavaScript): the page starts fetching positions meanwhile.
  */
-export default function FleetMap({ worker, theme, base, label, onDevice, onRedraw }: Props) {
+export default function FleetMap({ worker, theme, base, label, nearPlace, onDevice, onRedraw }: Props) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<MapLibreMap | null>(null);
-  const handlers = useRef({ label, onDevice });
+  const handlers = useRef({ label, nearPlace, onDevice });
   useEffect(() => {
-    handlers.current = { label, onDevice };
+    handlers.current = { label, nearPlace, onDevice };
   });
 
   useEffect(() => {
@@ -83,7 +85,7 @@ export default function FleetMap({ worker, theme, base, label, onDevice, onRedra
     };
     m.on('moveend', redraw);
     // The offline base gets place names from the server's gazetteer; online maps carry their own.
-    const places = ownStyle || base.tileUrl ? undefined : new PlaceLayer(m);
+    const places = ownStyle || base.tileUrl ? undefined : new PlaceLayer(m, (name, km) => handlers.current.nearPlace(name, km));
     if (places) m.on('moveend', () => void places.update());
     onRedraw(redraw);
     // The positions may have been indexed before the map was loaded: draw what the worker has now.
