@@ -64,7 +64,7 @@ describe('device exception events in the message box', () => {
     const events = mine.filter((m) => m.messageType === messageKinds.deviceEvents);
     // One message for the burst (admins keep the defaults: minor is not on), not twelve.
     expect(events.map((m) => m.title)).toEqual(['12 new major events']);
-    expect(events[0]!.content).toMatch(/^Latest: device NTF\w+ reported MOTOR_HOT_\d+/);
+    expect(events[0]!.content).toMatch(/^Latest: device NTF\w+ reported "MOTOR_HOT_\d+" \(MOTOR_HOT_\d+\)/);
     // The operator chose minor BLADE_WORN only: one message about it, nothing about the majors.
     const theirs = (await notices(operator)).filter((m) => m.messageType === messageKinds.deviceEvents);
     expect(theirs.map((m) => m.title)).toEqual(['1 new minor event']);

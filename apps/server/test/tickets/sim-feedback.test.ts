@@ -71,8 +71,10 @@ describe('simulated owners write to support about their mowers through the real 
   it('answers when support waits for the customer, then rates the resolution', async () => {
     const list = await env.server.api<TicketPage>('GET', '/api/admin/ticket', { token: env.admin });
     const ticket = list.body.data.list.find((t) => t.user.email === owner.plan.email)!;
-    await env.server.api('POST', `/api/admin/ticket/${ticket.id}/reply`, { token: env.admin, body: { body: 'Please clean the blade and tell us if it stops again.', internal: false } });
-    await env.server.api('PUT', `/api/admin/ticket/${ticket.id}`, { token: env.admin, body: { status: 'pending_customer' } });
+    const replied = await env.server.api('POST', `/api/admin/ticket/${ticket.id}/reply`, { token: env.admin, body: { body: 'Please clean the blade and tell us if it stops again.', internal: false } });
+    expect(replied.body.code).toBe(0);
+    const pending = await env.server.api('PUT', `/api/admin/ticket/${ticket.id}`, { token: env.admin, body: { status: 'pending_customer' } });
+    expect(pending.body).toMatchObject({ code: 0, data: { status: 'pending_customer' } });
     expect(await owner.followUpFeedback(createRng(1))).toBe(1);
     let detail = await env.server.api<TicketDetail>('GET', `/api/admin/ticket/${ticket.id}`, { token: env.admin });
     expect(detail.body.data.entries.at(-1)).toMatchObject({ kind: 'customer' });
