@@ -89,7 +89,8 @@ export default function AppChangeLogPage() {
           {
             title: t('appVersion.actions'),
             dataIndex: 'actions',
-            width: 150,
+            // Edit · Withdraw.
+            width: 180,
             fixed: 'right' as const,
             render: (_: unknown, v: AppVersion) =>
               v.withdrawnAt ? null : (
@@ -135,7 +136,7 @@ export default function AppChangeLogPage() {
         data={list.data?.list ?? []}
         loading={list.isLoading}
         border={false}
-        scroll={{ x: 1400 }}
+        scroll={{ x: 1430 }}
         noDataElement={<div style={{ padding: 24 }}>{t('appVersion.empty')}</div>}
         pagination={pagination(list.data?.total ?? 0)}
       />

@@ -60,7 +60,8 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
     {
       title: t('staff.column.actions'),
       dataIndex: 'actions',
-      width: 310,
+      // Edit · Reset password · Disable · Sessions, in English the longest.
+      width: 390,
       fixed: pinned ? 'right' : undefined,
       render: (_, row) => (
         <Permission roles={['admin']}>
@@ -75,7 +76,7 @@ export function StaffTable({ data, loading, page, pageSize, onPage, onEdit, onRe
       columns={columns}
       data={data?.list ?? []}
       loading={loading}
-      scroll={{ x: 1460 }}
+      scroll={{ x: 1540 }}
       border={false}
       pagination={{ current: page, pageSize, total: data?.total ?? 0, showTotal: true, sizeCanChange: true, sizeOptions: [10, 20, 50, 100] }}
       onChange={(pagination) => onPage(pagination.current ?? 1, pagination.pageSize ?? pageSize)}

@@ -1,6 +1,7 @@
 import { Table, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { Link } from 'react-router';
 import type { TicketPage, TicketSummary } from '@mowerline/contract';
+import { rowCheckboxLabel } from '../components/a11y.tsx';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { ticketNumber } from './labels.ts';
@@ -105,8 +106,7 @@ export function TicketTable({ data, loading, error, page, pageSize, onPage, sele
         type: 'checkbox',
         selectedRowKeys: selected,
         onChange: (keys) => onSelect(keys.map(Number)),
-        // The box's name for screen readers: its label's text, kept off screen.
-        checkboxProps: (row) => ({ children: <span className="ticket-sr-only">{t('ticket.do.select', { number: ticketNumber(row.number) })}</span> }),
+        checkboxProps: (row) => rowCheckboxLabel(t('ticket.do.select', { number: ticketNumber(row.number) })),
       }}
       rowClassName={(row) => (row.slaBreached ? 'ticket-row-breached' : '')}
       noDataElement={
