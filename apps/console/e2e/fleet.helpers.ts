@@ -27,7 +27,7 @@ async function ok<T>(res: Promise<{ body: { code: number; data: T } }>): Promise
 /**
  * A console server with real data in every table, put there the way production gets it: the
  * fleet simulator registers and connects mowers (devices, SNs, map, task runs, faults), their
- * owners sign up and bind through the app API (end users, user log), staff are created through
+ * owners sign up and bind through the app API (end users, user log, a feedback ticket), staff are created through
  * the admin API (staff, e-mail log, system log), a firmware is rolled out to a model (campaigns,
  * upgrade log), and one mower reports a fault of every severity (exception events).
  */
@@ -52,6 +52,10 @@ export async function startSeededConsole(): Promise<SeededConsole> {
     fleet = await startFleet({ count: 8, apiUrl: server.url, mqttUrl: brokerUrl(server), token: admin, seed: 3, timeScale: 60, faultsPerHour: 30 });
     await fleet.waitConnected(undefined, 30_000);
     owners = await startAppUsers({ apiUrl: server.url, gardens: fleet.gardens, pairingCodes: fleet.pairingCodes, adminToken: admin, seed: 3, visitEverySeconds: 600 });
+    // A feedback ticket with a screenshot, filed through the app API as the app does.
+    const writer = owners.users[0]!;
+    await writer.signIn();
+    await writer.fileFeedback(() => 0.01);
 
     // A fault of every severity, from one mower of ours (the simulator picks codes at random).
     const [x9] = await server.ctx.db.select({ id: productModels.id }).from(productModels).where(eq(productModels.code, 'ML-X9'));
