@@ -261,7 +261,9 @@ export class AppUserSim {
   async fileFeedback(rng: () => number): Promise<AppTicketDetail | undefined> {
     const tickets = await this.api<{ list: AppTicket[] }>('GET', '/api/app/v1/feedback?pageSize=50');
     let feedback: NewFeedback | undefined;
-    for (const sn of this.plan.owns) {
+    // Only mowers already bound to this account (binding runs in the background at start).
+    const bound = new Set((await this.api<Array<{ sn: string }>>('GET', '/api/app/v1/devices')).map((d) => d.sn));
+    for (const sn of this.plan.owns.filter((owned) => bound.has(owned))) {
       const runs = await this.api<TaskRun[]>('GET', `/api/app/v1/devices/${sn}/runs?limit=10`);
       const faulted = runs.find((r) => r.faultCode && Date.now() - Date.parse(r.startedAt) < 6 * 3600_000);
       if (!faulted) continue;
