@@ -22,15 +22,13 @@
  *   BENCH_API_KEEP_DB=             1: keep the seeded database afterwards (its URL is logged) for EXPLAIN
  *   BENCH_API_SHOW_SQL=            1: log the SQL each endpoint ran (what its floor replays)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { seedEndUsers, type EndUserSeed } from './lib/end-users-seed.ts';
-import { cannon, getBody, signIn } from './lib/http.ts';
+import { measureEndpoints, type EndpointCase } from './lib/endpoint-cases.ts';
+import { getBody, signIn } from './lib/http.ts';
 import { freshDatabase } from './lib/pg.ts';
-import { startChild, startServerProcess } from './lib/server-process.ts';
-import { log, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
+import { startServerProcess } from './lib/server-process.ts';
+import { log, num, main, type BenchResult } from './lib/stats.ts';
 
 const DEVICES = Number(process.env.BENCH_API_DEVICES ?? 1_000_000);
 const HISTORY = Number(process.env.BENCH_API_HISTORY ?? 10_000_000);
@@ -127,7 +125,6 @@ export async function run(): Promise<BenchResult> {
   const db = await freshDatabase('api');
   // The server's migrations create the schema; then the seed fills it behind its back.
   const server = await startServerProcess({ databaseUrl: db.url, sqlFloor: true });
-  const dir = mkdtempSync(path.join(tmpdir(), 'mowerline-bare-'));
   try {
     const t0 = performance.now();
     const seeded = await seed(db.url);
@@ -139,13 +136,14 @@ export async function run(): Promise<BenchResult> {
     const cursor = (JSON.parse(await getBody(server.url, `/api/admin/device?page=${half}&pageSize=100`, token)) as { data: { nextCursor: string } }).data.nextCursor;
     const prefix = sn(Math.floor(DEVICES / 2)).slice(0, 4);
     const random = () => sn(1 + Math.floor(Math.random() * DEVICES));
-    // `headline`: the figure goes to the summary against the target of its issue.
-    type Case = { name: string; path: () => string; headline?: string };
-    const deviceCases: Case[] = [
-      { name: 'device list, first page', path: () => '/api/admin/device?page=1&pageSize=20', headline: 'devices' },
+    // `target`: the p99 goes to the summary against the target of its issue.
+    const devicesTarget = { ms: 50, scale: `${num(DEVICES, 0)} devices` };
+    const usersTarget = { ms: 50, scale: `${num(USERS, 0)} app users, ${num(USER_LOGS, 0)} log rows` };
+    const deviceCases: EndpointCase[] = [
+      { name: 'device list, first page', path: () => '/api/admin/device?page=1&pageSize=20', target: devicesTarget },
       { name: 'device list, deep page by offset (row 100,000)', path: () => '/api/admin/device?page=5001&pageSize=20' },
       { name: `device list, deep page by cursor (row ${num(half * 100, 0)})`, path: () => `/api/admin/device?pageSize=20&cursor=${cursor}` },
-      { name: 'filtered: state = mowing (online)', path: () => '/api/admin/device?state=mowing&pageSize=20', headline: 'devices' },
+      { name: 'filtered: state = mowing (online)', path: () => '/api/admin/device?state=mowing&pageSize=20', target: devicesTarget },
       { name: 'filtered: region + model', path: () => '/api/admin/device?region=europe&modelId=9002&pageSize=20' },
       { name: `filtered: SN prefix ${prefix}`, path: () => `/api/admin/device?sn=${prefix}&pageSize=20` },
       { name: 'sorted: last seen, newest first', path: () => '/api/admin/device?sort=-lastSeenAt&pageSize=20' },
@@ -154,7 +152,7 @@ export async function run(): Promise<BenchResult> {
       { name: 'event list, first page', path: () => '/api/admin/device/event?page=1&pageSize=20' },
       { name: 'event list: active critical', path: () => '/api/admin/device/event?severity=critical&status=active&pageSize=20' },
     ];
-    const userCases: Case[] = [];
+    const userCases: EndpointCase[] = [];
     if (GROUPS.includes('users')) {
       const users = '/api/admin/end-user';
       const userHalf = Math.max(1, Math.floor(USERS / 2 / 100));
@@ -170,75 +168,23 @@ export async function run(): Promise<BenchResult> {
       };
       const stats = '/api/admin/statistics';
       userCases.push(
-        { name: 'user list, first page', path: () => `${users}?page=1&pageSize=20`, headline: 'users' },
-        { name: 'user list, filtered: country DE + status unverified', path: () => `${users}?country=DE&status=unverified&pageSize=20`, headline: 'users' },
-        { name: 'user list, filtered: country FR + status disabled', path: () => `${users}?country=FR&status=disabled&pageSize=20`, headline: 'users' },
-        { name: `user list, deep page by cursor (row ${num(userHalf * 100, 0)})`, path: () => `${users}?pageSize=20&cursor=${userCursor}`, headline: 'users' },
-        { name: 'user list, keyword: a first name (1 in 30 users)', path: () => `${users}?keyword=lena&pageSize=20`, headline: 'users' },
-        { name: `user list, keyword: one e-mail (${emailPrefix.replace(/\d+$/, '…')})`, path: () => `${users}?keyword=${encodeURIComponent(emailPrefix)}&pageSize=20`, headline: 'users' },
+        { name: 'user list, first page', path: () => `${users}?page=1&pageSize=20`, target: usersTarget },
+        { name: 'user list, filtered: country DE + status unverified', path: () => `${users}?country=DE&status=unverified&pageSize=20`, target: usersTarget },
+        { name: 'user list, filtered: country FR + status disabled', path: () => `${users}?country=FR&status=disabled&pageSize=20`, target: usersTarget },
+        { name: `user list, deep page by cursor (row ${num(userHalf * 100, 0)})`, path: () => `${users}?pageSize=20&cursor=${userCursor}`, target: usersTarget },
+        { name: 'user list, keyword: a first name (1 in 30 users)', path: () => `${users}?keyword=lena&pageSize=20`, target: usersTarget },
+        { name: `user list, keyword: one e-mail (${emailPrefix.replace(/\d+$/, '…')})`, path: () => `${users}?keyword=${encodeURIComponent(emailPrefix)}&pageSize=20`, target: usersTarget },
         { name: 'user log, first page', path: () => `${users}/log?page=1&pageSize=20` },
-        { name: 'user log by user (random id)', path: () => `${users}/log?userId=${randomUser()}&pageSize=20`, headline: 'users' },
-        { name: 'user log by time (random hour)', path: () => `${users}/log?${randomHour()}&pageSize=20`, headline: 'users' },
-        { name: 'users by country, home', path: () => `${stats}/user-by-country?basis=home`, headline: 'users' },
-        { name: 'users by country, device', path: () => `${stats}/user-by-country?basis=device`, headline: 'users' },
-        { name: 'users by city, home', path: () => `${stats}/user-by-city?basis=home`, headline: 'users' },
-        { name: 'users by city, device', path: () => `${stats}/user-by-city?basis=device`, headline: 'users' },
+        { name: 'user log by user (random id)', path: () => `${users}/log?userId=${randomUser()}&pageSize=20`, target: usersTarget },
+        { name: 'user log by time (random hour)', path: () => `${users}/log?${randomHour()}&pageSize=20`, target: usersTarget },
+        { name: 'users by country, home', path: () => `${stats}/user-by-country?basis=home`, target: usersTarget },
+        { name: 'users by country, device', path: () => `${stats}/user-by-country?basis=device`, target: usersTarget },
+        { name: 'users by city, home', path: () => `${stats}/user-by-city?basis=home`, target: usersTarget },
+        { name: 'users by city, device', path: () => `${stats}/user-by-city?basis=device`, target: usersTarget },
       );
     }
     const cases = [...(GROUPS.includes('devices') ? deviceCases : []), ...userCases];
-    // One real answer per case: its bytes become the bare route's answer, and its SQL the floor's.
-    // A warm-up request first, so the captured one is a steady-state request. One at a time: a
-    // request waiting for a pool connection would lose its capture context.
-    const bodies: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      const p = c.path();
-      await getBody(server.url, p, token);
-      bodies.push(await getBody(server.url, p, token, { 'x-bench-capture': String(i) }));
-    }
-    writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
-    const bare = await startChild('bare-child.ts', { BENCH_BARE_BODIES: path.join(dir, 'bodies.json') });
-    const floor = await server.floor();
-    if (process.env.BENCH_API_SHOW_SQL === '1') {
-      for (const [i, c] of cases.entries()) log(`api: SQL of ${c.name}:\n${(floor.sql[String(i)] ?? []).map((st, n) => `    ${n + 1}. ${st.slice(0, 400)}`).join('\n')}`);
-    }
-
-    const rows: Array<Array<string | number>> = [];
-    const headline: BenchResult['headline'] = [];
-    const loads = [loadavg()[0]!];
-    for (const [i, c] of cases.entries()) {
-      log(`api: ${c.name} (load ${num(loadavg()[0]!, 1)})`);
-      const api1 = await cannon(server.url, token, c.path, 1, DURATION_S);
-      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1, DURATION_S);
-      const api = await cannon(server.url, token, c.path, CONNECTIONS, DURATION_S);
-      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS, DURATION_S);
-      const sqlFloor = await cannon(floor.url, undefined, () => `/floor/${i}`, CONNECTIONS, DURATION_S);
-      const failed = [api1, api, sqlFloor].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
-      rows.push([
-        c.name,
-        num(Buffer.byteLength(bodies[i]!) / 1024, 1),
-        String(floor.statements[String(i)] ?? '–'),
-        `${ms(api1.latency.p50)} / ${ms(api1.latency.p99)}`,
-        `${ms(base1.latency.p50)} / ${ms(base1.latency.p99)}`,
-        `${num(api.requests.average, 0)} (p99 ${ms(api.latency.p99)})`,
-        `${num(sqlFloor.requests.average, 0)} (p99 ${ms(sqlFloor.latency.p99)})`,
-        `**${ratio(api.requests.average, sqlFloor.requests.average)}**`,
-        `${num(base.requests.average, 0)} (p99 ${ms(base.latency.p99)})`,
-        ratio(api.requests.average, base.requests.average),
-        String(failed),
-      ]);
-      headline.push({
-        what: `${c.name}: API ÷ SQL floor, req/s at ${CONNECTIONS} connections`,
-        value: ratio(api.requests.average, sqlFloor.requests.average),
-        target: '≥ 0.5×',
-        met: sqlFloor.requests.average > 0 ? api.requests.average / sqlFloor.requests.average >= 0.5 : null,
-      });
-      if (c.headline) {
-        const scale = c.headline === 'devices' ? `${num(DEVICES, 0)} devices` : `${num(USERS, 0)} app users, ${num(USER_LOGS, 0)} log rows`;
-        headline.push({ what: `${c.name} p99 at ${scale} (1 connection)`, value: ms(api1.latency.p99), target: '< 50 ms', met: api1.latency.p99 < 50 });
-      }
-    }
-    loads.push(loadavg()[0]!);
-    await bare.stop();
+    const measured = await measureEndpoints(server, token, cases, { label: 'api', durationS: DURATION_S, connections: CONNECTIONS, showSql: process.env.BENCH_API_SHOW_SQL === '1' });
     const seedLine = Object.entries(seeded.seconds)
       .map(([k, s]) => `${k} ${num(s, 0)} s`)
       .join(', ');
@@ -246,25 +192,14 @@ export async function run(): Promise<BenchResult> {
       `Seeded in a fresh PostgreSQL database: ${num(DEVICES, 0)} devices (+ latest state), ${num(seeded.history, 0)} telemetry history rows` +
         `${seeded.history < HISTORY ? ` (of ${num(HISTORY, 0)} wanted: the ${SEED_BUDGET_S} s seeding budget ran out on this machine)` : ''}, ` +
         `${num(Math.min(EVENTS, DEVICES), 0)} exception events, ${num(USERS, 0)} app users (${num(seeded.endUsers.links, 0)} mower links, every mower geocoded), ` +
-        `${num(USER_LOGS, 0)} user-log rows; ${num(seedSeconds, 0)} s (${seedLine}). Load average (1 min) while measuring: ${loads.map((l) => num(l, 1)).join(' → ')}.`,
-      `autocannon, ${DURATION_S} s per run: latency with 1 connection, throughput with ${CONNECTIONS}; signed in as an administrator (every request passes the session guard). ` +
-        'autocannon reports whole milliseconds.',
-      `Baselines: the **SQL floor** (headline) is a bare Fastify route in the server process that runs the SQL statements one real request of the endpoint ran ` +
-        '(captured from the pg client, session check included; statements that overlapped in the request run side by side, transaction framing left out) ' +
-        "through the server's own pool and answers their rows as JSON; cases with a random SN replay one SN. " +
-        'The **bare route** answers the same bytes with no database at all, in its own process: the upper bound of HTTP alone.',
-      '',
-      table(
-        ['endpoint', 'KiB', 'SQL', 'API p50 / p99 (1 conn.)', 'bare p50 / p99 (1 conn.)', `API req/s (${CONNECTIONS} conn.)`, `SQL floor req/s (${CONNECTIONS} conn.)`, 'API ÷ floor', `bare req/s (${CONNECTIONS} conn.)`, 'API ÷ bare', 'failed'],
-        rows,
-      ),
+        `${num(USER_LOGS, 0)} user-log rows; ${num(seedSeconds, 0)} s (${seedLine}). Load average (1 min) while measuring: ${measured.loads.map((l) => num(l, 1)).join(' → ')}.`,
+      measured.markdown,
     ].join('\n');
-    return { name: 'API at scale', markdown, headline };
+    return { name: 'API at scale', markdown, headline: measured.headline };
   } finally {
     await server.stop();
     if (process.env.BENCH_API_KEEP_DB === '1') log(`api: kept ${db.url}`);
     else await db.drop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

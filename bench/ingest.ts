@@ -7,10 +7,16 @@
  *   BENCH_INGEST_RATE=10000        offered telemetry messages per second (whole fleet)
  *   BENCH_WINDOW_S=30              measured seconds (after BENCH_WARMUP_S=10)
  *   BENCH_INGEST_SETUPS=embedded,external
- *   BENCH_PROFILE=0                no CPU profile of the server of the largest runs (--cpu-prof, on by default)
+ *   BENCH_PROFILE=0                no CPU profile of the server's main thread over the measured window of the largest runs (on by default)
+ *   BENCH_PROFILE_DIR=/tmp/prof    keep those profiles there (for a call-tree view), one subfolder per run
+ *   BENCH_INGEST_RATES=10000,15000,20000
+ *                                  saturation sweep instead: the platform alone with the largest fleet at each
+ *                                  offered rate in turn, until it persists less than 0.95× what is offered
+ *   BENCH_INGEST_PIN=1             simulator (this process) on CPU 0, the server process (all its threads) on CPU 1
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import mqtt from 'mqtt';
 import { deviceTopic, deviceTopics, PROTOCOL_VERSION, type Telemetry } from '@mowerline/contract';
@@ -22,7 +28,7 @@ import { planFleet } from '../apps/fleet-sim/src/fleet.ts';
 import { ADMIN } from '../apps/server/test/harness.ts';
 import { findProfile, summarizeProfile } from './lib/cpu-profile.ts';
 import { freshDatabase } from './lib/pg.ts';
-import { cpuSecondsOf } from './lib/proc.ts';
+import { cpuSeconds, cpuSecondsBetween, cpuSecondsByPid, cpuSecondsOf } from './lib/proc.ts';
 import { startBrokerProcess, startServerProcess, type ChildProcessHandle, type Usage } from './lib/server-process.ts';
 import { log, mib, ms, num, percentile, ratio, sleep, table, main, type BenchResult } from './lib/stats.ts';
 
@@ -32,6 +38,11 @@ const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 30);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
 const SETUPS = (process.env.BENCH_INGEST_SETUPS ?? 'embedded,external').split(',');
 const PROFILE = process.env.BENCH_PROFILE !== '0';
+const KEEP_PROFILES = process.env.BENCH_PROFILE_DIR;
+const SWEEP = (process.env.BENCH_INGEST_RATES ?? '').split(',').filter(Boolean).map(Number).sort((a, b) => a - b);
+const PIN = process.env.BENCH_INGEST_PIN === '1';
+/** Below this share of the offered load persisted, the platform is saturated (issue 18). */
+const HOLDS = 0.95;
 /** The machine's Mosquitto (anonymous, no auth plug-in: fine for a benchmark, see docs/device-protocol.md). */
 const MOSQUITTO_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const PREFIX = 'BENCH';
@@ -45,7 +56,7 @@ interface Window {
   /** Telemetry written to the database (history + latest state), per second; baseline: = delivered. */
   persisted: number;
   /** CPU cores used during the window, per process. */
-  cpu: { server: number; fleet: number; broker: number; postgres: number };
+  cpu: { server: number; serverMain: number; fleet: number; broker: number; postgres: number };
   rss: number;
   pending: number;
 }
@@ -69,8 +80,10 @@ async function snapshot(fleet: Fleet, target: ChildProcessHandle, external: bool
     sent: sentBy(fleet),
     usage,
     fleetCpu: process.cpuUsage(),
+    // The server's main thread (broker, API, ingest); the rest is PGlite's thread (embedded), GC and libuv.
+    serverMain: cpuSeconds(target.pid, target.pid),
     mosquitto: external ? cpuSecondsOf('mosquitto') : 0,
-    postgres: cpuSecondsOf('postgres'),
+    postgres: cpuSecondsByPid('postgres'),
   };
 }
 
@@ -84,7 +97,7 @@ function windowOf(a: Awaited<ReturnType<typeof snapshot>>, b: typeof a, baseline
     offered: (b.sent - a.sent) / s,
     delivered,
     persisted: baseline ? delivered : d('written.telemetry'),
-    cpu: { server: c(a.usage.cpu, b.usage.cpu), fleet: c(a.fleetCpu, b.fleetCpu), broker: (b.mosquitto - a.mosquitto) / s, postgres: (b.postgres - a.postgres) / s },
+    cpu: { server: c(a.usage.cpu, b.usage.cpu), serverMain: (b.serverMain - a.serverMain) / s, fleet: c(a.fleetCpu, b.fleetCpu), broker: (b.mosquitto - a.mosquitto) / s, postgres: cpuSecondsBetween(a.postgres, b.postgres) / s },
     rss: b.usage.rss,
     pending: b.usage.pending,
   };
@@ -146,11 +159,11 @@ async function login(apiUrl: string): Promise<string> {
   return data.access_token;
 }
 
-function fleetOptions(count: number) {
+function fleetOptions(count: number, rate: number) {
   return {
     count,
     snPrefix: PREFIX,
-    telemetryIntervalMs: (count / RATE) * 1000,
+    telemetryIntervalMs: (count / rate) * 1000,
     // Only telemetry: no faults or rain, no shell/OTA agents.
     faultsPerHour: 0,
     rainPerHour: 0,
@@ -161,22 +174,42 @@ function fleetOptions(count: number) {
 }
 
 /** Connect, warm up, measure one window. */
-async function measure(fleet: Fleet, target: ChildProcessHandle, external: boolean, baseline: boolean, probe?: { apiUrl: string; token: string }) {
+async function measure(fleet: Fleet, target: ChildProcessHandle, external: boolean, baseline: boolean, probe?: { apiUrl: string; token: string }, profileDir?: string) {
   // An overloaded server also accepts connections slowly; measure with whoever got in within a minute.
   await fleet.waitConnected(fleet.mowers.length, 60_000).catch(() => {});
   await sleep(WARMUP_S * 1000);
+  // The window only: a whole-run profile is mostly registration and the connect storm.
+  if (profileDir) await target.startProfile();
   const a = await snapshot(fleet, target, external);
   const probes = fleet.mowers.filter((_, i) => i % Math.ceil(fleet.mowers.length / 8) === 0);
   const latency = probe ? probeLatency(probes, probe.apiUrl, probe.token, Date.now() + WINDOW_S * 1000) : sleep(WINDOW_S * 1000).then(() => undefined);
   const lat = await latency;
   const b = await snapshot(fleet, target, external);
+  if (profileDir) await target.stopProfile(path.join(profileDir, 'window.cpuprofile'));
   return { window: windowOf(a, b, baseline), latency: lat, connected: fleet.connected() };
 }
 
+/**
+ * The simulator and the server on a core each (taskset), so neither takes CPU from the other;
+ * Mosquitto and PostgreSQL stay where the kernel puts them. `-a`: every thread (PGlite's worker too).
+ */
+function pin(pid: number, cpu: number) {
+  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+const cpuSharing = () =>
+  PIN
+    ? 'CPU sharing: simulator and probes (the benchmark process) pinned to CPU 0, the server process with all its threads to CPU 1 (`taskset`); Mosquitto and PostgreSQL unpinned.'
+    : 'CPU sharing: none pinned; the simulator (the benchmark process), the server, Mosquitto and PostgreSQL share both cores as the kernel schedules them.';
+
+/** CPU milliseconds per 1,000 messages, from cores (CPU-seconds per second) and messages per second. */
+const perThousand = (cores: number, perSecond: number) => (perSecond > 0 ? (cores / perSecond) * 1e6 : Number.NaN);
+
 async function baselineRun(count: number, external: boolean) {
   const broker = await startBrokerProcess(external ? MOSQUITTO_URL : undefined);
+  pin(broker.pid, 1);
   const devices = new Map(planFleet(count, PREFIX, 1).map((p) => [p.sn, 'x'.repeat(43)]));
-  const fleet = await startFleet({ ...fleetOptions(count), mqttUrl: broker.mqttUrl, devices });
+  const fleet = await startFleet({ ...fleetOptions(count, RATE), mqttUrl: broker.mqttUrl, devices });
   try {
     return (await measure(fleet, broker, external, true)).window;
   } finally {
@@ -186,18 +219,19 @@ async function baselineRun(count: number, external: boolean) {
   }
 }
 
-async function platformRun(count: number, external: boolean, profileDir?: string) {
+async function platformRun(count: number, external: boolean, profileDir?: string, rate = RATE) {
   const db = external ? await freshDatabase('ingest') : undefined;
   const dataDir = external ? undefined : mkdtempSync(path.join(tmpdir(), 'mowerline-bench-'));
-  const server = await startServerProcess({ databaseUrl: db?.url, dataDir, config: external ? { mqttUrl: MOSQUITTO_URL } : {} }, profileDir);
+  const server = await startServerProcess({ databaseUrl: db?.url, dataDir, config: external ? { mqttUrl: MOSQUITTO_URL } : {} });
+  pin(server.pid, 1);
   let fleet: Fleet | undefined;
   try {
     const token = await login(server.url);
     const plan = planFleet(count, PREFIX, 1);
     const secrets = await registerFleet(new ApiClient(server.url, token), plan.map((p) => ({ sn: p.sn, model: p.model, region: p.region })), new SecretsStore(), PREFIX);
     const before = await server.usage();
-    fleet = await startFleet({ ...fleetOptions(count), mqttUrl: server.mqttUrl, devices: secrets });
-    const { window, latency, connected } = await measure(fleet, server, external, false, { apiUrl: server.url, token });
+    fleet = await startFleet({ ...fleetOptions(count, rate), mqttUrl: server.mqttUrl, devices: secrets });
+    const { window, latency, connected } = await measure(fleet, server, external, false, { apiUrl: server.url, token }, profileDir);
     return { window, latency: latency!, connected, rssPerDevice: (window.rss - before.rss) / count, rssBefore: before.rss };
   } finally {
     if (fleet) await stopFleet(fleet);
@@ -209,8 +243,15 @@ async function platformRun(count: number, external: boolean, profileDir?: string
 }
 
 export async function run(): Promise<BenchResult> {
+  // The simulator runs in this process: on CPU 0 (its children, the brokers and servers, go to CPU 1).
+  pin(process.pid, 0);
+  return SWEEP.length > 0 ? saturationRun() : fixedRateRun();
+}
+
+async function fixedRateRun(): Promise<BenchResult> {
   const rows: Array<Array<string | number>> = [];
   const cpuRows: Array<Array<string | number>> = [];
+  const costRows: Array<Array<string | number>> = [];
   const headline: BenchResult['headline'] = [];
   const profiles: string[] = [];
   for (const setup of SETUPS) {
@@ -220,7 +261,7 @@ export async function run(): Promise<BenchResult> {
       log(`ingest: ${label}, ${count} mowers, broker alone`);
       const base = await baselineRun(count, external);
       log(`ingest: ${label}, ${count} mowers, platform`);
-      const profileDir = PROFILE && count === Math.max(...SIZES) ? mkdtempSync(path.join(tmpdir(), 'mowerline-prof-')) : undefined;
+      const profileDir = PROFILE && count === Math.max(...SIZES) ? mkdtempSync(path.join(KEEP_PROFILES ?? tmpdir(), `mowerline-prof-${setup}-`)) : undefined;
       const p = await platformRun(count, external, profileDir);
       const w = p.window;
       const p50 = percentile(p.latency.samples, 50);
@@ -237,38 +278,125 @@ export async function run(): Promise<BenchResult> {
         `${num(p.rssPerDevice / 1024, 1)} KiB (${mib(p.rssBefore)} → ${mib(w.rss)})`,
         num(w.pending, 0),
       ]);
-      cpuRows.push([label, num(count, 0), num(w.cpu.server, 2), num(w.cpu.fleet, 2), external ? num(w.cpu.broker, 2) : 'in server', num(w.cpu.postgres, 2), `${num(base.cpu.server, 2)} + ${external ? num(base.cpu.broker, 2) : '–'}`]);
+      cpuRows.push([label, num(count, 0), `${num(w.cpu.server, 2)} (${num(w.cpu.serverMain, 2)} / ${num(w.cpu.server - w.cpu.serverMain, 2)})`, num(w.cpu.fleet, 2), external ? num(w.cpu.broker, 2) : 'in server', num(w.cpu.postgres, 2), `${num(base.cpu.server, 2)} + ${external ? num(base.cpu.broker, 2) : '–'}`]);
+      // Per message, so the figure holds from machine to machine where rates do not. The broker
+      // alone: Mosquitto's own CPU (external), or the aedes process with its counting subscriber.
+      const cost = messageCost(w, base, external);
+      costRows.push([
+        label,
+        num(count, 0),
+        num(cost.server, 1),
+        external ? num(cost.broker, 1) : 'in server',
+        external ? num(cost.postgres, 1) : 'in server',
+        num(cost.brokerAlone, 1),
+        ratio(cost.server, cost.brokerAlone),
+      ]);
       if (count === Math.max(...SIZES)) {
         headline.push({ what: `ingest persisted msg/s, ${num(count, 0)} mowers, ${label}`, value: num(w.persisted, 0), target: '≥ 10,000', met: w.persisted >= 10_000 });
         headline.push({ what: `ingest ÷ broker alone, ${label}`, value: ratio(w.persisted, base.delivered), target: '≥ 0.5×', met: w.persisted / base.delivered >= 0.5 });
         headline.push({ what: `p99 publish → visible in API, ${label}`, value: late(p99), target: '< 1,000 ms', met: p99 < 1000 });
+        headline.push({
+          what: `server CPU per 1,000 persisted ÷ broker alone per 1,000 delivered, ${num(count, 0)} mowers, ${label}`,
+          value: `${ratio(cost.server, cost.brokerAlone)} (${num(cost.server, 1)} / ${num(cost.brokerAlone, 1)} CPU-ms)`,
+          target: 'platform ÷ broker per message ≤ 2×',
+          met: cost.server / cost.brokerAlone <= 2,
+        });
       }
       if (profileDir) {
         const file = findProfile(profileDir);
         if (file) profiles.push(profileSection(`${label}, ${num(count, 0)} mowers`, file));
-        rmSync(profileDir, { recursive: true, force: true });
+        if (!KEEP_PROFILES) rmSync(profileDir, { recursive: true, force: true });
       }
     }
   }
   const markdown = [
     `Offered load: ${num(RATE, 0)} telemetry messages/s in total (each mower every N/${num(RATE, 0)} s), QoS 1, server defaults (flush every 250 ms or 500 messages). ` +
-      `Measured over ${WINDOW_S} s after all mowers connected and ${WARMUP_S} s of warm-up. "Broker alone" is the same fleet and rate against the same broker with a subscriber that only counts.`,
+      `Measured over ${WINDOW_S} s after all mowers connected and ${WARMUP_S} s of warm-up. "Broker alone" is the same fleet and rate against the same broker with a subscriber that only counts. ${cpuSharing()}`,
     '',
     table(['setup', 'mowers', 'offered msg/s', 'broker alone msg/s', 'persisted msg/s', 'ratio', 'publish → API p50 / p99', 'of which publish → server receive p50 / p99', 'server RSS per device', 'backlog at end'], rows),
     '',
-    'CPU in cores (1.0 = one core fully busy; the machine has 2). "postgres" sums every PostgreSQL process on the machine.',
+    'CPU in cores (1.0 = one core fully busy; the machine has 2). "postgres" sums every PostgreSQL process on the machine (other databases\' work included on a shared machine).',
     '',
-    table(['setup', 'mowers', 'server', 'fleet sim + probes', 'mosquitto', 'postgres', 'broker alone: broker/subscriber + mosquitto'], cpuRows),
+    table(['setup', 'mowers', 'server (main thread / other threads: PGlite, GC, libuv)', 'fleet sim + probes', 'mosquitto', 'postgres', 'broker alone: broker/subscriber + mosquitto'], cpuRows),
+    '',
+    'CPU per message: CPU-milliseconds per 1,000 persisted messages (platform) and per 1,000 delivered (broker alone: Mosquitto itself, or the aedes process with its counting subscriber). The ratio is server ÷ broker alone (target ≤ 2×); on PostgreSQL the database costs come on top.',
+    '',
+    table(['setup', 'mowers', 'server', 'mosquitto (platform run)', 'postgres', 'broker alone', 'server ÷ broker alone'], costRows),
     ...profiles,
   ].join('\n');
   return { name: 'Device ingest', markdown, headline };
+}
+
+function messageCost(w: Window, base: Window, external: boolean) {
+  return {
+    server: perThousand(w.cpu.server, w.persisted),
+    broker: perThousand(w.cpu.broker, w.persisted),
+    postgres: perThousand(w.cpu.postgres, w.persisted),
+    brokerAlone: external ? perThousand(base.cpu.broker, base.delivered) : perThousand(base.cpu.server, base.delivered),
+  };
+}
+
+/**
+ * Raises the offered rate step by step (BENCH_INGEST_RATES) with the largest fleet until the
+ * platform persists less than HOLDS of what the fleet offers, and reports the last rate that held.
+ * A step whose fleet cannot even offer 0.95× of the asked rate ends the sweep too: then the
+ * simulator, not the server, is the limit, and the table says so.
+ */
+async function saturationRun(): Promise<BenchResult> {
+  const count = Math.max(...SIZES);
+  const rows: Array<Array<string | number>> = [];
+  const headline: BenchResult['headline'] = [];
+  for (const setup of SETUPS) {
+    const external = setup === 'external';
+    const label = external ? 'Mosquitto + PostgreSQL' : 'embedded aedes + PGlite';
+    let held: number | undefined;
+    let end = 'every rate held';
+    for (const rate of SWEEP) {
+      log(`ingest saturation: ${label}, ${count} mowers, ${rate} msg/s asked`);
+      const { window: w, latency } = await platformRun(count, external, undefined, rate);
+      const share = w.persisted / w.offered;
+      const simLimited = w.offered < HOLDS * rate;
+      rows.push([
+        label,
+        num(rate, 0),
+        num(w.offered, 0),
+        num(w.persisted, 0),
+        ratio(w.persisted, w.offered),
+        `${late(percentile(latency.samples, 50))} / ${late(percentile(latency.samples, 99))}`,
+        `${num(w.cpu.server, 2)} (main ${num(w.cpu.serverMain, 2)}) / ${num(w.cpu.fleet, 2)} / ${external ? num(w.cpu.broker, 2) : '–'} / ${num(w.cpu.postgres, 2)}`,
+        num(perThousand(w.cpu.server, w.persisted), 1),
+        num(w.pending, 0),
+        `${num(os.loadavg()[0]!, 2)}`,
+      ]);
+      if (share < HOLDS) {
+        end = `persisted ${ratio(w.persisted, w.offered)} of offered at ${num(rate, 0)} msg/s asked`;
+        break;
+      }
+      // A starved simulator can offer less at a higher asked rate: the most that held counts.
+      held = Math.max(held ?? 0, w.offered);
+      if (simLimited) {
+        end = `the simulator offered only ${num(w.offered, 0)} of ${num(rate, 0)} msg/s asked: the simulator, not the platform, stopped the sweep`;
+        break;
+      }
+    }
+    headline.push({ what: `ingest saturation (persisted ≥ ${HOLDS}× offered), ${num(count, 0)} mowers, ${label}`, value: held === undefined ? 'below the first rate' : `${num(held, 0)} msg/s offered held (${end})`, target: 'reported', met: null });
+  }
+  const markdown = [
+    `Saturation sweep: ${num(count, 0)} mowers, the offered rate raised through ${SWEEP.map((r) => num(r, 0)).join(', ')} msg/s until less than ${HOLDS}× of what the fleet offers is persisted; ` +
+      `platform only (no broker-alone runs), ${WINDOW_S} s measured after ${WARMUP_S} s of warm-up per step. ${cpuSharing()}`,
+    '',
+    table(['setup', 'asked msg/s', 'offered msg/s', 'persisted msg/s', 'persisted ÷ offered', 'publish → API p50 / p99', 'CPU cores: server / sim / mosquitto / postgres', 'server CPU-ms per 1,000 persisted', 'backlog at end', 'load (1 min)'], rows),
+    '',
+    ...headline.map((h) => `- ${h.what}: ${h.value}`),
+  ].join('\n');
+  return { name: 'Device ingest saturation', markdown, headline };
 }
 
 function profileSection(title: string, file: string): string {
   const s = summarizeProfile(file);
   return [
     '',
-    `CPU profile of the server (${title}; whole run, --cpu-prof). Idle ${num(s.idlePercent, 0)} % of samples; self time in % of busy samples:`,
+    `CPU profile of the server's main thread (${title}; the measured window only). Idle ${num(s.idlePercent, 0)} % of samples; self time in % of busy samples:`,
     '',
     table(['where (package / file)', '% busy'], s.packages.slice(0, 8).map((p) => [p.name, num(p.percentOfBusy, 1)])),
     '',

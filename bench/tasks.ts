@@ -3,8 +3,8 @@
  * PostgreSQL database with set-based SQL (INSERT … SELECT generate_series), the 15-minute
  * roll-ups computed from those runs exactly as ingest writes them (one row per bucket of start
  * time, model and firmware; the hourly and daily levels follow by the same trigger as on ingest),
- * then the statistics and run-list endpoints under autocannon with 1
- * and 10 connections, each next to a bare Fastify route answering the same bytes.
+ * then the statistics and run-list endpoints under autocannon with 1 and 10 connections, each
+ * next to its SQL floor and a bare route (bench/lib/endpoint-cases.ts).
  *
  *   BENCH_TASKS_MOWERS=1000000     mowers the runs belong to (SNs D0000001…)
  *   BENCH_TASKS_RUNS=10000000      runs, spread evenly over the last BENCH_TASKS_DAYS days
@@ -13,6 +13,7 @@
  *   BENCH_TASKS_DURATION_S=5       autocannon seconds per run (4 runs per endpoint)
  *   BENCH_TASKS_CONNECTIONS=10     connections of the load run (the latency run uses 1)
  *   BENCH_TASKS_KEEP_DB=0          1: keep the database afterwards (its URL is printed) for EXPLAIN
+ *   BENCH_TASKS_SHOW_SQL=0         1: log the SQL each endpoint ran (what its floor replays)
  *
  * The runs: run g belongs to mower (g·7919 mod mowers) + 1, so every mower has runs/mowers runs
  * spread over the year and ids follow start time (as ingest inserts them). Three models by SN,
@@ -27,15 +28,12 @@
  * definitions afterwards (faster than maintaining them row by row); then VACUUM ANALYZE, the
  * state autovacuum keeps a table in between bursts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { cannon, getBody, signIn } from './lib/http.ts';
+import { measureEndpoints, type EndpointCase } from './lib/endpoint-cases.ts';
+import { signIn } from './lib/http.ts';
 import { freshDatabase } from './lib/pg.ts';
-import { machine } from './lib/proc.ts';
-import { startChild, startServerProcess } from './lib/server-process.ts';
-import { log, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
+import { startServerProcess } from './lib/server-process.ts';
+import { log, num, main, type BenchResult } from './lib/stats.ts';
 
 const MOWERS = Number(process.env.BENCH_TASKS_MOWERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_TASKS_RUNS ?? 10_000_000);
@@ -153,14 +151,10 @@ async function seed(url: string): Promise<{ seconds: Record<string, number>; rol
   return { seconds, rollups: rollups.rowCount ?? 0, faultRuns: n, window };
 }
 
-
-
-
 export async function run(): Promise<BenchResult> {
   const db = await freshDatabase('tasks');
   // The server's migrations create the schema; then the seed fills it behind its back.
-  const server = await startServerProcess({ databaseUrl: db.url });
-  const dir = mkdtempSync(path.join(tmpdir(), 'mowerline-bare-'));
+  const server = await startServerProcess({ databaseUrl: db.url, sqlFloor: true });
   try {
     const t0 = performance.now();
     const seeded = await seed(db.url);
@@ -175,14 +169,15 @@ export async function run(): Promise<BenchResult> {
       const now = Math.floor(Date.now() / 1000);
       return `/api/admin/statistics/task-daily-report?start_time=${now - 29 * 86_400}&end_time=${now}&tz=${tz}`;
     };
-    const cases: Array<{ name: string; path: () => string }> = [
-      { name: `task overview (${TZ}, 30 days)`, path: () => `/api/admin/statistics/task-overview?tz=${tz}` },
-      { name: `daily report, 30 days (${TZ})`, path: report },
-      { name: 'run list, SN filter (random mower)', path: () => `/api/admin/task/run?sn=${randomSn()}&pageSize=20` },
-      { name: 'run list, fault filter (code in turn)', path: () => `/api/admin/task/run?faultCode=${nextFault()}&pageSize=20` },
+    const target = { ms: TARGET_MS, scale: `${num(RUNS, 0)} runs`, loaded: true };
+    const cases: EndpointCase[] = [
+      { name: `task overview (${TZ}, 30 days)`, path: () => `/api/admin/statistics/task-overview?tz=${tz}`, target },
+      { name: `daily report, 30 days (${TZ})`, path: report, target },
+      { name: 'run list, SN filter (random mower)', path: () => `/api/admin/task/run?sn=${randomSn()}&pageSize=20`, target },
+      { name: 'run list, fault filter (code in turn)', path: () => `/api/admin/task/run?faultCode=${nextFault()}&pageSize=20`, target },
     ];
-    // One real answer per case: its bytes become the bare route's answer (and a sanity check).
-    const bodies = await Promise.all(cases.map((c) => getBody(server.url, c.path(), token)));
+    const measured = await measureEndpoints(server, token, cases, { label: 'tasks', durationS: DURATION_S, connections: CONNECTIONS, showSql: process.env.BENCH_TASKS_SHOW_SQL === '1' });
+    const { bodies } = measured;
     type Stats = { runs: number; faults: number; faultsPer100Runs: number };
     const overview = JSON.parse(bodies[0]!) as { data: { window: Stats; today: Stats; byModel: Stats[]; byFirmware: Stats[]; runningNow: number } };
     const daily = JSON.parse(bodies[1]!) as { data: { list: Array<{ runs: number }> } };
@@ -194,57 +189,21 @@ export async function run(): Promise<BenchResult> {
       `daily report: ${daily.data.list.length} days, ${num(daily.data.list.reduce((n, d) => n + d.runs, 0), 0)} runs; ` +
       `one mower: ${bySn.data.total} runs; one fault code: ${byFault.data.totalExact ? '' : '~'}${num(byFault.data.total, 0)} runs`;
     log(`tasks: ${sanity}`);
-    writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
-    const bare = await startChild('bare-child.ts', { BENCH_BARE_BODIES: path.join(dir, 'bodies.json') });
-
-    const rows: Array<Array<string | number>> = [];
-    const headline: BenchResult['headline'] = [];
-    const loads: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      log(`tasks: ${c.name}`);
-      loads.push(machine().load);
-      const api1 = await cannon(server.url, token, c.path, 1, DURATION_S);
-      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1, DURATION_S);
-      const api = await cannon(server.url, token, c.path, CONNECTIONS, DURATION_S);
-      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS, DURATION_S);
-      const failed = [api1, api].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
-      log(`tasks:   p99 ${ms(api1.latency.p99)} (bare ${ms(base1.latency.p99)}) at 1 conn., ${ms(api.latency.p99)} (bare ${ms(base.latency.p99)}) at ${CONNECTIONS}`);
-      rows.push([
-        c.name,
-        num(Buffer.byteLength(bodies[i]!) / 1024, 1),
-        `${ms(api1.latency.p50)} / ${ms(api1.latency.p99)}`,
-        `${ms(base1.latency.p50)} / ${ms(base1.latency.p99)}`,
-        ratio(api1.latency.p99, Math.max(1, base1.latency.p99)),
-        `${ms(api.latency.p50)} / ${ms(api.latency.p99)}`,
-        `${ms(base.latency.p50)} / ${ms(base.latency.p99)}`,
-        ratio(api.latency.p99, Math.max(1, base.latency.p99)),
-        `${num(api.requests.average, 0)} / ${num(base.requests.average, 0)} (${ratio(api.requests.average, base.requests.average)})`,
-        String(failed),
-      ]);
-      headline.push({ what: `${c.name} p99 at ${num(RUNS, 0)} runs (1 / ${CONNECTIONS} connections)`, value: `${ms(api1.latency.p99)} / ${ms(api.latency.p99)}`, target: `< ${TARGET_MS} ms`, met: api1.latency.p99 < TARGET_MS && api.latency.p99 < TARGET_MS });
-    }
-    await bare.stop();
     const seedLine = Object.entries(seeded.seconds)
       .map(([k, s]) => `${k} ${num(s, 0)} s`)
       .join(', ');
     const markdown = [
       `Seeded in a fresh PostgreSQL database: ${num(RUNS, 0)} task runs over ${DAYS} days for ${num(MOWERS, 0)} mowers (${num(seeded.faultRuns, 0)} ended by a fault code), ` +
-        `${num(seeded.rollups, 0)} 15-minute roll-up rows computed from them; ${num(seedSeconds, 0)} s (${seedLine}).`,
+        `${num(seeded.rollups, 0)} 15-minute roll-up rows computed from them; ${num(seedSeconds, 0)} s (${seedLine}). ` +
+        `Load average (1 min) while measuring: ${measured.loads.map((l) => num(l, 1)).join(' → ')}.`,
       `Answers: ${sanity}.`,
-      `autocannon, ${DURATION_S} s per run, 1 and ${CONNECTIONS} connections; signed in as an administrator. Baseline: a bare Fastify route in its own process answering the same bytes. ` +
-        `"÷ bare" compares p99s (a bare p99 under 1 ms counts as 1 ms); autocannon reports whole milliseconds. Load average (1 / 5 / 15 min) before each case: ${loads.join('; ')}.`,
-      '',
-      table(
-        ['endpoint', 'KiB', 'API p50 / p99 (1 conn.)', 'bare p50 / p99 (1 conn.)', 'p99 ÷ bare', `API p50 / p99 (${CONNECTIONS} conn.)`, `bare p50 / p99 (${CONNECTIONS} conn.)`, 'p99 ÷ bare', `req/s API / bare (${CONNECTIONS} conn.)`, 'failed'],
-        rows,
-      ),
+      measured.markdown,
     ].join('\n');
-    return { name: 'Tasks at scale', markdown, headline };
+    return { name: 'Tasks at scale', markdown, headline: measured.headline };
   } finally {
     await server.stop();
     if (KEEP_DB) log(`tasks: kept ${db.url}`);
     else await db.drop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -2,7 +2,7 @@
  * Feedback tickets at scale (issue 15): app users, tickets and their conversation entries seeded
  * in a fresh PostgreSQL database with set-based SQL (INSERT … SELECT generate_series), then the
  * staff list (first page, filtered pages, full-text keyword) and the detail under autocannon with
- * 1 and 10 connections, each next to a bare Fastify route answering the same bytes.
+ * 1 and 10 connections, each next to its SQL floor and a bare route (bench/lib/endpoint-cases.ts).
  *
  *   BENCH_TICKETS_USERS=200000        app users the tickets belong to
  *   BENCH_TICKETS=1000000             tickets, created evenly over the last year
@@ -10,6 +10,7 @@
  *   BENCH_TICKETS_DURATION_S=5        autocannon seconds per run (4 runs per endpoint)
  *   BENCH_TICKETS_CONNECTIONS=10      connections of the load run (the latency run uses 1)
  *   BENCH_TICKETS_KEEP_DB=0           1: keep the database afterwards (its URL is printed) for EXPLAIN
+ *   BENCH_TICKETS_SHOW_SQL=0          1: log the SQL each endpoint ran (what its floor replays)
  *
  * Ticket g belongs to user (g·7919 mod users) + 1; statuses: closed 55 %, resolved 15 %, open 12 %,
  * pending_customer 8 %, new 7 %, spam 3 %; priorities normal 60 %, high 20 %, low 15 %, urgent 5 %;
@@ -19,15 +20,12 @@
  * Secondary indexes are dropped before the seed and rebuilt from their own definitions, then
  * VACUUM ANALYZE.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { cannon, getBody, signIn } from './lib/http.ts';
+import { measureEndpoints, type EndpointCase } from './lib/endpoint-cases.ts';
+import { signIn } from './lib/http.ts';
 import { freshDatabase } from './lib/pg.ts';
-import { machine } from './lib/proc.ts';
-import { startChild, startServerProcess } from './lib/server-process.ts';
-import { log, ms, num, ratio, table, main, type BenchResult } from './lib/stats.ts';
+import { startServerProcess } from './lib/server-process.ts';
+import { log, num, main, type BenchResult } from './lib/stats.ts';
 
 const USERS = Number(process.env.BENCH_TICKETS_USERS ?? 200_000);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 1_000_000);
@@ -122,13 +120,9 @@ async function seed(url: string): Promise<{ seconds: Record<string, number> }> {
   return { seconds };
 }
 
-
-
-
 export async function run(): Promise<BenchResult> {
   const db = await freshDatabase('tickets');
-  const server = await startServerProcess({ databaseUrl: db.url });
-  const dir = mkdtempSync(path.join(tmpdir(), 'mowerline-bare-'));
+  const server = await startServerProcess({ databaseUrl: db.url, sqlFloor: true });
   try {
     const t0 = performance.now();
     const seeded = await seed(db.url);
@@ -136,72 +130,35 @@ export async function run(): Promise<BenchResult> {
     log(`tickets: seeded in ${num(seedSeconds, 0)} s`);
     const token = await signIn(server.url);
     const randomId = () => 1 + Math.floor(Math.random() * TICKETS);
-    const cases: Array<{ name: string; path: () => string }> = [
-      { name: 'list, first page', path: () => '/api/admin/ticket?pageSize=20' },
-      { name: 'list, status open + priority urgent', path: () => '/api/admin/ticket?status=open&priority=urgent&pageSize=20' },
-      { name: 'list, view unassigned', path: () => '/api/admin/ticket?view=unassigned&pageSize=20' },
-      { name: 'list, view breaching', path: () => '/api/admin/ticket?view=breaching&pageSize=20' },
-      { name: 'keyword, rare word (w1500)', path: () => '/api/admin/ticket?keyword=w1500&pageSize=20' },
-      { name: 'keyword, common word (w3)', path: () => '/api/admin/ticket?keyword=w3&pageSize=20' },
-      { name: 'detail (random ticket, ~10 entries)', path: () => `/api/admin/ticket/${randomId()}` },
+    const target = { ms: TARGET_MS, scale: `${num(TICKETS, 0)} tickets` };
+    const cases: EndpointCase[] = [
+      { name: 'list, first page', path: () => '/api/admin/ticket?pageSize=20', target },
+      { name: 'list, status open + priority urgent', path: () => '/api/admin/ticket?status=open&priority=urgent&pageSize=20', target },
+      { name: 'list, view unassigned', path: () => '/api/admin/ticket?view=unassigned&pageSize=20', target },
+      { name: 'list, view breaching', path: () => '/api/admin/ticket?view=breaching&pageSize=20', target },
+      { name: 'keyword, rare word (w1500)', path: () => '/api/admin/ticket?keyword=w1500&pageSize=20', target },
+      { name: 'keyword, common word (w3)', path: () => '/api/admin/ticket?keyword=w3&pageSize=20', target },
+      { name: 'detail (random ticket, ~10 entries)', path: () => `/api/admin/ticket/${randomId()}`, target },
     ];
-    const bodies = await Promise.all(cases.map((c) => getBody(server.url, c.path(), token)));
-    const totals = bodies.slice(0, 6).map((b, i) => {
+    const measured = await measureEndpoints(server, token, cases, { label: 'tickets', durationS: DURATION_S, connections: CONNECTIONS, showSql: process.env.BENCH_TICKETS_SHOW_SQL === '1' });
+    const totals = measured.bodies.slice(0, 6).map((b, i) => {
       const d = (JSON.parse(b) as { data: { total: number; totalExact: boolean } }).data;
       return `${cases[i]!.name}: ${d.totalExact ? '' : '~'}${num(d.total, 0)}`;
     });
-    const sanity = `matches — ${totals.join('; ')}`;
-    log(`tickets: ${sanity}`);
-    writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(bodies));
-    const bare = await startChild('bare-child.ts', { BENCH_BARE_BODIES: path.join(dir, 'bodies.json') });
-
-    const rows: Array<Array<string | number>> = [];
-    const headline: BenchResult['headline'] = [];
-    const loads: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      log(`tickets: ${c.name}`);
-      loads.push(machine().load);
-      const api1 = await cannon(server.url, token, c.path, 1, DURATION_S);
-      const base1 = await cannon(bare.url, undefined, () => `/bare/${i}`, 1, DURATION_S);
-      const api = await cannon(server.url, token, c.path, CONNECTIONS, DURATION_S);
-      const base = await cannon(bare.url, undefined, () => `/bare/${i}`, CONNECTIONS, DURATION_S);
-      const failed = [api1, api].reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
-      log(`tickets:   p99 ${ms(api1.latency.p99)} (bare ${ms(base1.latency.p99)}) at 1 conn., ${ms(api.latency.p99)} (bare ${ms(base.latency.p99)}) at ${CONNECTIONS}`);
-      rows.push([
-        c.name,
-        num(Buffer.byteLength(bodies[i]!) / 1024, 1),
-        `${ms(api1.latency.p50)} / ${ms(api1.latency.p99)}`,
-        `${ms(base1.latency.p50)} / ${ms(base1.latency.p99)}`,
-        ratio(api1.latency.p99, Math.max(1, base1.latency.p99)),
-        `${ms(api.latency.p50)} / ${ms(api.latency.p99)}`,
-        `${ms(base.latency.p50)} / ${ms(base.latency.p99)}`,
-        ratio(api.latency.p99, Math.max(1, base.latency.p99)),
-        `${num(api.requests.average, 0)} / ${num(base.requests.average, 0)} (${ratio(api.requests.average, base.requests.average)})`,
-        String(failed),
-      ]);
-      headline.push({ what: `tickets: ${c.name} p99 at ${num(TICKETS, 0)} tickets (1 connection)`, value: ms(api1.latency.p99), target: `< ${TARGET_MS} ms`, met: api1.latency.p99 < TARGET_MS });
-    }
-    await bare.stop();
     const seedLine = Object.entries(seeded.seconds)
       .map(([k, s]) => `${k} ${num(s, 0)} s`)
       .join(', ');
     const markdown = [
-      `Seeded in a fresh PostgreSQL database: ${num(TICKETS, 0)} tickets of ${num(USERS, 0)} app users with ${num(ENTRIES, 0)} conversation entries; ${num(seedSeconds, 0)} s (${seedLine}).`,
-      `Answers: ${sanity}.`,
-      `autocannon, ${DURATION_S} s per run, 1 and ${CONNECTIONS} connections; signed in as an administrator. Baseline: a bare Fastify route in its own process answering the same bytes. ` +
-        `"÷ bare" compares p99s (a bare p99 under 1 ms counts as 1 ms). Load average (1 / 5 / 15 min) before each case: ${loads.join('; ')}.`,
-      '',
-      table(
-        ['endpoint', 'KiB', 'API p50 / p99 (1 conn.)', 'bare p50 / p99 (1 conn.)', 'p99 ÷ bare', `API p50 / p99 (${CONNECTIONS} conn.)`, `bare p50 / p99 (${CONNECTIONS} conn.)`, 'p99 ÷ bare', `req/s API / bare (${CONNECTIONS} conn.)`, 'failed'],
-        rows,
-      ),
+      `Seeded in a fresh PostgreSQL database: ${num(TICKETS, 0)} tickets of ${num(USERS, 0)} app users with ${num(ENTRIES, 0)} conversation entries; ${num(seedSeconds, 0)} s (${seedLine}). ` +
+        `Load average (1 min) while measuring: ${measured.loads.map((l) => num(l, 1)).join(' → ')}.`,
+      `Answers: matches — ${totals.join('; ')}.`,
+      measured.markdown,
     ].join('\n');
-    return { name: 'Tickets at scale', markdown, headline };
+    return { name: 'Tickets at scale', markdown, headline: measured.headline };
   } finally {
     await server.stop();
     if (KEEP_DB) log(`tickets: kept ${db.url}`);
     else await db.drop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -5,6 +5,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
 /** The profile `node --cpu-prof` wrote into `dir` (one profiled process per directory). */
@@ -55,4 +56,29 @@ export function summarizeProfile(file: string, top = 12) {
       .slice(0, top)
       .map(([name, n]) => ({ name, percentOfBusy: (100 * n) / busy }));
   return { idlePercent: (100 * idle) / total, frames: rank(frames), packages: rank(packages) };
+}
+
+/**
+ * Total time (self and everything it called) of the frames each matcher picks, in percent of busy
+ * samples: what a whole step costs (the response serializer, the input validator), which self
+ * time scatters over the libraries it calls. A sample counts once per matcher even when recursive.
+ */
+export function inclusiveShare(file: string, matchers: Record<string, (frame: { functionName: string; url: string; lineNumber: number }) => boolean>) {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const hits = Object.fromEntries(Object.keys(matchers).map((k) => [k, 0]));
+  let busy = 0;
+  for (const sample of profile.samples) {
+    if (byId.get(sample)!.callFrame.functionName === '(idle)') continue;
+    busy++;
+    const found = new Set<string>();
+    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
+      const frame = byId.get(id)!.callFrame;
+      for (const [name, match] of Object.entries(matchers)) if (match(frame)) found.add(name);
+    }
+    for (const name of found) hits[name]!++;
+  }
+  return Object.fromEntries(Object.entries(hits).map(([name, n]) => [name, busy ? (100 * n) / busy : 0]));
 }

@@ -3,6 +3,8 @@
  * CPU (process.memoryUsage / process.cpuUsage) apart from the simulated fleet and the load tools.
  * Started by server-process.ts; options arrive in BENCH_SERVER, requests over the IPC channel.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../../apps/server/test/harness.ts';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
@@ -15,6 +17,7 @@ const server = await startServer({ database, dataDir: opts.dataDir, config: opts
 const endpoints = server.ctx.gateway.endpoints();
 // The server's own pool (PostgreSQL), so the floor runs its SQL over the same connections.
 const sqlFloor = opts.sqlFloor && database ? createSqlFloor((database.db as unknown as { $client: Parameters<typeof createSqlFloor>[0] }).$client, server.app.server) : undefined;
+let profiler: Session | undefined;
 let floorServer: Awaited<ReturnType<NonNullable<typeof sqlFloor>['listen']>> | undefined;
 const send = (m: ServerReply) => process.send!(m);
 send({ type: 'ready', url: server.url, mqttUrl: endpoints.externalUrl ?? `mqtt://127.0.0.1:${endpoints.tcpPort}` });
@@ -34,6 +37,18 @@ process.on('message', (m: ServerRequest) => {
         if (!sqlFloor) throw new Error('the server was started without sqlFloor (PostgreSQL only)');
         floorServer ??= await sqlFloor.listen();
         send({ type: 'reply', id: m.id, data: { url: floorServer.url, statements: floorServer.statements, sql: floorServer.sql } });
+      } else if (m.type === 'profileStart') {
+        profiler ??= new Session();
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.start');
+        send({ type: 'reply', id: m.id, data: null });
+      } else if (m.type === 'profileStop') {
+        if (!profiler) throw new Error('no profile was started');
+        const { profile } = await profiler.post('Profiler.stop');
+        profiler.disconnect();
+        writeFileSync(m.text, JSON.stringify(profile));
+        send({ type: 'reply', id: m.id, data: null });
       } else if (m.type === 'stop') {
         await floorServer?.close();
         // An overloaded server may hold a long broker backlog it would drain on close; the

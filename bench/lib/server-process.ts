@@ -10,7 +10,13 @@ export interface ServerOptions {
   /** PostgreSQL only: capture the SQL of requests marked `x-bench-capture: <key>` for the SQL floor (sql-floor.ts). */
   sqlFloor?: boolean;
 }
-export type ServerRequest = { id: number; type: 'usage' } | { id: number; type: 'sql'; text: string } | { id: number; type: 'floor' } | { id: number; type: 'stop' };
+export type ServerRequest =
+  | { id: number; type: 'usage' }
+  | { id: number; type: 'sql'; text: string }
+  | { id: number; type: 'floor' }
+  | { id: number; type: 'profileStart' }
+  | { id: number; type: 'profileStop'; text: string }
+  | { id: number; type: 'stop' };
 export type ServerReply = { type: 'ready'; url: string; mqttUrl: string } | { type: 'reply'; id: number; data?: unknown; error?: string };
 
 /** GET `${url}/floor/<key>` replays the captured SQL of request `<key>`; `statements` counts it. */
@@ -39,6 +45,10 @@ export interface ChildProcessHandle {
   sql<T = Record<string, unknown>>(text: string): Promise<T[]>;
   /** Ends the SQL capture and starts the floor route in the server process (`sqlFloor`). */
   floor(): Promise<SqlFloor>;
+  /** Servers: a CPU profile of the main thread from now on (no start-up, seeding or registration in it). */
+  startProfile(): Promise<void>;
+  /** Servers: ends it and writes it (.cpuprofile) to `file`. */
+  stopProfile(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +92,8 @@ export async function startChild(file: string, env: Record<string, string>, cpuP
     usage: () => call<Usage>({ type: 'usage' }),
     sql: <T>(text: string) => call<T[]>({ type: 'sql', text }),
     floor: () => call<SqlFloor>({ type: 'floor' }),
+    startProfile: () => call<void>({ type: 'profileStart' }),
+    stopProfile: (file: string) => call<void>({ type: 'profileStop', text: file }),
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       await call({ type: 'stop' }).catch(() => {});

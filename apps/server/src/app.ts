@@ -14,7 +14,8 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { createMailer } from './email/mailer.ts';
-import { createGuard } from './http/auth.ts';
+import { createGuard, createPrincipalReader, type SessionPrincipal } from './http/auth.ts';
+import { PrincipalCache } from './auth/principal-cache.ts';
 import { documentMultipart, requireEndpointTable } from './http/endpoints.ts';
 import { validateInput } from './http/validation.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
@@ -42,7 +43,7 @@ import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
 import { deviceMapRoutes } from './devices/devices-map.routes.ts';
 import { otaRoutes } from './ota/ota.routes.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
-import { createAppGuard } from './end-users/app-session.ts';
+import { createAppGuard, type AppPrincipal } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
 import { taskRoutes } from './tasks/tasks.routes.ts';
 import { ticketAttentionSources } from './tickets/attention.ts';
@@ -113,6 +114,13 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
 
   const db = database.db;
+  const staffPrincipals = new PrincipalCache<SessionPrincipal>(database.accessChanges, 'staff', config.sessionCacheMs);
+  const appPrincipals = new PrincipalCache<AppPrincipal>(database.accessChanges, 'app', config.sessionCacheMs);
+  app.addHook('onClose', async () => {
+    staffPrincipals.close();
+    appPrincipals.close();
+  });
+  const principalOf = createPrincipalReader(app, db, staffPrincipals);
   const ctx: AppContext = {
     config,
     database,
@@ -120,8 +128,9 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
     audit: createAudit(db),
     notify: createNotifier(db),
-    guard: createGuard(app, db, config),
-    appGuard: createAppGuard(app, db),
+    guard: createGuard(app, principalOf, config),
+    principalOf,
+    appGuard: createAppGuard(app, db, appPrincipals),
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
     brokerGuard: createBrokerGuard(config),
     gateway: createGateway(config, database, app.log),

@@ -52,6 +52,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   SESSION_TTL_HOURS: int(12),
   REMEMBER_TTL_DAYS: int(30),
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   LOGIN_RATE_LIMIT: int(30),
   CAPTCHA_AFTER_FAILURES: int(3),
   LOCKOUT_AFTER_FAILURES: int(8),
@@ -148,6 +149,8 @@ export interface Config {
   trustProxy: boolean;
   sessionTtlMs: number;
   rememberTtlMs: number;
+  /** How long a node may answer a live session's check from memory (0: every request asks the database). */
+  sessionCacheMs: number;
   loginRateLimitPerMinute: number;
   captchaAfterFailures: number;
   lockoutAfterFailures: number;
@@ -277,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY === 'true',
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     rememberTtlMs: e.REMEMBER_TTL_DAYS * 86_400_000,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT,
     captchaAfterFailures: e.CAPTCHA_AFTER_FAILURES,
     lockoutAfterFailures: e.LOCKOUT_AFTER_FAILURES,

@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
 import type { Gateway } from './gateway/gateway.ts';
-import type { Guard } from './http/auth.ts';
+import type { Guard, PrincipalReader } from './http/auth.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
 import type { TaskEngine } from './tasks/task-engine.ts';
@@ -21,6 +21,8 @@ export interface AppContext {
   notify: Notifier;
   /** `guard()` = signed in; `guard('staff')` = signed in with a role allowed on that resource. */
   guard: Guard;
+  /** The staff caller of a request (the bearer token's live session), as the guard reads it. */
+  principalOf: PrincipalReader;
   /** Authenticates a mobile-app user (app endpoints); absent until the app API is built. */
   appGuard?: onRequestAsyncHookHandler;
   /** The per-source rate limits endpoints name (`rateLimit` in the contract). */

@@ -19,6 +19,8 @@ export interface TestServer extends BuiltApp {
   url: string;
   config: Config;
   database: Database;
+  /** The PostgreSQL database of a fresh server (TEST_DATABASE_URL), for a second node with its own connections. */
+  databaseUrl?: string;
   /** Real HTTP to the running server; JSON in, envelope out, checked against the contract (answer-check.ts). */
   api<T = unknown>(
     method: string,
@@ -34,7 +36,7 @@ export interface TestServer extends BuiltApp {
  * A fresh database for one server: PostgreSQL when TEST_DATABASE_URL is set (a new database per
  * server, dropped afterwards; unreachable means the test fails, never skips), else PGlite.
  */
-async function freshDatabase(dataDir?: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshDatabase(dataDir?: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({ dataDir: dataDir ?? 'memory://' });
@@ -51,6 +53,7 @@ async function freshDatabase(dataDir?: string): Promise<{ database: Database; dr
   const database = await openDatabase({ url: url.toString(), dataDir: 'unused', onError: () => {} });
   return {
     database,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
@@ -63,7 +66,7 @@ async function freshDatabase(dataDir?: string): Promise<{ database: Database; dr
 export async function startServer(
   opts: { config?: Partial<Config>; dataDir?: string; database?: Database; keepDatabase?: boolean } = {},
 ): Promise<TestServer> {
-  const { database, drop } = opts.database ? { database: opts.database, drop: async () => {} } : await freshDatabase(opts.dataDir);
+  const { database, url: databaseUrl, drop } = opts.database ? { database: opts.database, drop: async () => {} } : await freshDatabase(opts.dataDir);
   const config = loadConfig(
     { NODE_ENV: 'test', LOG_LEVEL: 'warn' },
     {
@@ -114,6 +117,7 @@ export async function startServer(
     url,
     config,
     database,
+    databaseUrl,
     api,
     login,
     async close() {

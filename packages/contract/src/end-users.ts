@@ -184,6 +184,10 @@ export const userLogActions = [
   'schedule.update',
   'schedule.delete',
   'task.command',
+  'feedback.create',
+  'feedback.reply',
+  'feedback.rate',
+  'feedback.reopen',
 ] as const;
 export type UserLogAction = (typeof userLogActions)[number];
 export const userLogResults = ['success', 'failure'] as const;

@@ -6,12 +6,15 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import * as schema from './schema.ts';
 import { PGliteThread } from './pglite-thread.ts';
+import { AccessChangeFeed, watchPgClient, type AccessFeed } from './access-changes.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Changes to sessions and accounts, for the principal caches (access-changes.ts). */
+  accessChanges: AccessFeed;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -27,17 +30,27 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onErro
     const { Pool } = (await import('pg')).default;
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const { listenForAccessChanges } = await import('./access-listener.ts');
     const pool = new Pool({ connectionString: opts.url, max: 10 });
     // An idle connection dropped by the server (restart, failover, terminated backend) must not crash
     // the process: the pool replaces it, and the next query reconnects.
-    pool.on('error', (err) => (opts.onError ?? ((e) => console.warn(`database connection lost: ${e.message}`)))(err));
+    const onError = opts.onError ?? ((e) => console.warn(`database connection lost: ${e.message}`));
+    pool.on('error', onError);
+    const accessChanges = new AccessChangeFeed(false);
+    pool.on('connect', (client) => watchPgClient(client, accessChanges));
     const db = drizzle(pool, { schema });
     await migrateLocked(pool, (client) => migrate(drizzle(client, { schema }), { migrationsFolder }));
+    const listener = listenForAccessChanges(opts.url, accessChanges, onError);
+    await listener.ready;
     return {
       db: db as unknown as Db,
       kind: 'postgres',
+      accessChanges,
       ping: () => ping(db as unknown as Db),
-      close: () => pool.end(),
+      close: async () => {
+        await listener.close();
+        await pool.end();
+      },
     };
   }
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -45,13 +58,17 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onErro
   const memory = opts.dataDir.startsWith('memory://');
   const dir = memory ? opts.dataDir : path.join(opts.dataDir, 'pglite');
   if (!memory) mkdirSync(dir, { recursive: true });
-  const client = await PGliteThread.create(dir);
+  // Every writer of an embedded database is in this process and goes through this client, so
+  // watching its statements is enough: the feed is always live.
+  const accessChanges = new AccessChangeFeed(true);
+  const client = await PGliteThread.create(dir, accessChanges);
   // drizzle's PGlite driver calls only what PGliteThread implements (query, exec, transaction).
   const db = drizzle({ client: client as unknown as PGlite, schema });
   await migrate(db, { migrationsFolder });
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    accessChanges,
     ping: () => ping(db as unknown as Db),
     close: () => client.close(),
   };

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { ConnectionWatch, type AccessChangeFeed } from './access-changes.ts';
 
 interface Results<T = unknown> {
   rows: T[];
@@ -34,7 +35,13 @@ export class PGliteThread implements PGliteLike {
   private nextId = 1;
   private failed: Error | undefined;
 
-  private constructor(private readonly worker: Worker) {
+  private readonly watch: ConnectionWatch | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly accessChanges?: AccessChangeFeed,
+  ) {
+    this.watch = accessChanges && new ConnectionWatch(accessChanges);
     worker.on('message', (m: Reply) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
@@ -45,7 +52,8 @@ export class PGliteThread implements PGliteLike {
     worker.on('exit', (code) => this.abort(new Error(`the database thread stopped (exit code ${code})`)));
   }
 
-  static async create(dataDir: string): Promise<PGliteThread> {
+  /** `accessChanges` hears of every committed write to the session and account tables (access-changes.ts). */
+  static async create(dataDir: string, accessChanges?: AccessChangeFeed): Promise<PGliteThread> {
     const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: { ready?: boolean }) => {
@@ -57,33 +65,49 @@ export class PGliteThread implements PGliteLike {
       worker.on('message', onMessage);
       worker.once('error', reject);
     });
-    return new PGliteThread(worker);
+    return new PGliteThread(worker, accessChanges);
   }
 
-  query<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number): Promise<Results<T>> {
+  query<T = unknown>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number, watch = this.watch): Promise<Results<T>> {
     const rawTypes = Object.keys(options.parsers ?? {}).map(Number);
-    return this.call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTypes, tx });
+    return this.watched(sql, watch, this.call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTypes, tx }));
   }
 
-  exec(sql: string, tx?: number): Promise<Results[]> {
-    return this.call({ op: 'exec', sql, tx });
+  exec(sql: string, tx?: number, watch = this.watch): Promise<Results[]> {
+    return this.watched(sql, watch, this.call({ op: 'exec', sql, tx }));
   }
 
   async transaction<T>(fn: (tx: PGliteLike) => Promise<T>): Promise<T> {
     const { tx } = await this.call<{ tx: number }>({ op: 'begin' });
+    // The transaction's writes are reported when it ends, not statement by statement.
+    const watch = this.accessChanges && new ConnectionWatch(this.accessChanges);
+    watch?.completed('begin');
     const handle: PGliteLike = {
-      query: (sql, params, options) => this.query(sql, params, options, tx),
-      exec: (sql) => this.exec(sql, tx),
+      query: (sql, params, options) => this.query(sql, params, options, tx, watch),
+      exec: (sql) => this.exec(sql, tx, watch),
     };
     let result: T;
     try {
       result = await fn(handle);
     } catch (err) {
       await this.call({ op: 'rollback', tx }).catch(() => {});
+      watch?.completed('rollback');
       throw err;
     }
-    await this.call({ op: 'commit', tx });
+    try {
+      await this.call({ op: 'commit', tx });
+    } finally {
+      watch?.completed('commit');
+    }
     return result;
+  }
+
+  private async watched<R>(sql: string, watch: ConnectionWatch | undefined, result: Promise<R>): Promise<R> {
+    try {
+      return await result;
+    } finally {
+      watch?.completed(sql);
+    }
   }
 
   async close(): Promise<void> {

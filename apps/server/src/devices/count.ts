@@ -3,15 +3,47 @@ import type { Db } from '../db/client.ts';
 
 /** Up to this many matches a list reports an exact total. */
 export const EXACT_COUNT_LIMIT = 10_000;
+/** Totals up to this are counted on every page: cheap, and a list that changes by one row shows it at once. */
+export const ALWAYS_COUNTED = 1_000;
+/** A larger total is kept this long per filter: paging through a big list re-counts nothing. */
+export const COUNT_CACHE_MS = 10_000;
+const CACHE_ENTRIES = 500;
 
-type Matches = SQLWrapper & { limit(n: number): SQLWrapper };
+type Matches = SQLWrapper & { limit(n: number): SQLWrapper; toSQL(): { sql: string; params: unknown[] } };
+interface Total {
+  total: number;
+  exact: boolean;
+}
+
+/** Per database (tests run several servers in one process), keyed by the filter's SQL and parameters. */
+const caches = new WeakMap<Db, Map<string, Total & { until: number }>>();
 
 /**
  * The total of a list without counting a million rows per page: count at most 10,001 matches
  * (an index range, cheap); beyond that, the planner's row estimate for the same query, which
- * PostgreSQL keeps current through ANALYZE. `matches` builds a fresh `select … from … where …`.
+ * PostgreSQL keeps current through ANALYZE. A total above ALWAYS_COUNTED is cached briefly per
+ * filter, so the next pages of the same list skip both the capped count and the estimate.
+ * `matches` builds a fresh `select … from … where …`.
  */
-export async function countMatches(db: Db, matches: () => Matches): Promise<{ total: number; exact: boolean }> {
+export async function countMatches(db: Db, matches: () => Matches): Promise<Total> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const { sql: text, params } = matches().toSQL();
+  const key = `${text}\u0000${JSON.stringify(params)}`;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.until > now) return { total: hit.total, exact: hit.exact };
+  if (hit) cache.delete(key);
+  const total = await countNow(db, matches);
+  if (total.total > ALWAYS_COUNTED) {
+    // Oldest first out: a Map iterates in insertion order.
+    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, { ...total, until: now + COUNT_CACHE_MS });
+  }
+  return total;
+}
+
+async function countNow(db: Db, matches: () => Matches): Promise<Total> {
   const capped = await db.execute(sql`select count(*)::int as n from (${matches().limit(EXACT_COUNT_LIMIT + 1)}) capped`);
   const n = Number((capped as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
   if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };

@@ -21,6 +21,8 @@ import { productModels } from '../product/product.sql.ts';
  * serves both `LIKE 'ABC%'` and the SN order, and SNs sort the same on every database.
  */
 export const snText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+/** Text compared byte by byte for keys built to sort that way (the firmware version key). */
+const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /** `last_seen_at` of a device never heard from; kept NOT NULL so keyset paging needs no NULL rules. */
 export const NEVER_SEEN = new Date(0);
@@ -93,11 +95,18 @@ export const deviceState = pgTable(
     bladeRpm: integer('blade_rpm'),
     rssi: smallint('rssi'),
     firmware: text('firmware').notNull().default(''),
+    /**
+     * `firmware` as a key that sorts like `compareVersions` (byte order): OTA version ranges and
+     * minimum versions become an index range in SQL (ota/version-key.ts, a PL/pgSQL function in migration 0018).
+     */
+    firmwareKey: byteOrderText('firmware_key').generatedAlwaysAs(sql`ota_version_key(firmware)`),
   },
   (t) => [
     index('device_state_seen_sn').on(t.lastSeenAt, t.sn),
     index('device_state_battery_sn').on(t.battery, t.sn),
     index('device_state_firmware_sn').on(t.firmware, t.sn),
+    // OTA model targets with a version range: the range on the key, the model checked on the registry's primary key.
+    index('device_state_firmware_key_sn').on(t.firmwareKey, t.sn),
     // A state filter other than offline always means online too (a disconnected mower shows offline).
     index('device_state_online_state_sn').on(t.state, t.sn).where(sql`${t.online}`),
     // Online count and the staleness sweep read only the online rows.
@@ -167,6 +176,8 @@ export const deviceEvents = pgTable(
     index('device_events_status_last').on(t.status, t.lastAt),
     index('device_events_code_last').on(t.code, t.lastAt),
     index('device_events_severity_last').on(t.severity, t.lastAt),
+    // Severity and status together (the console's "active critical" view): page and capped count in one index range.
+    index('device_events_severity_status_last').on(t.severity, t.status, t.lastAt),
     // At most one open event per device and code: repeats fold into it.
     uniqueIndex('device_events_open_sn_code').on(t.sn, t.code).where(sql`${t.status} <> 'cleared'`),
   ],

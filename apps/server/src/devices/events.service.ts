@@ -46,14 +46,10 @@ function eventFilter(q: Partial<EventListQuery>): SQL | undefined {
 /** Newest last occurrence first. */
 export async function listEvents(db: Db, q: EventListQuery, locale: Locale) {
   const where = eventFilter(q);
-  const rows = await db
-    .select()
-    .from(deviceEvents)
-    .where(where)
-    .orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id))
-    .limit(q.pageSize)
-    .offset(pageOffset(q));
-  const { total, exact } = await countMatches(db, () => db.select({ one: deviceEvents.id }).from(deviceEvents).where(where).$dynamic());
+  const [rows, { total, exact }] = await Promise.all([
+    db.select().from(deviceEvents).where(where).orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id)).limit(q.pageSize).offset(pageOffset(q)),
+    countMatches(db, () => db.select({ one: deviceEvents.id }).from(deviceEvents).where(where).$dynamic()),
+  ]);
   return { list: rows.map((r) => toDeviceEvent(r, locale)), total, totalExact: exact };
 }
 

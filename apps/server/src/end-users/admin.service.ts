@@ -54,14 +54,17 @@ function conditions(f: EndUserFilter): SQL[] {
 export async function listEndUsers(db: Db, q: EndUserListQuery) {
   const where = conditions(q);
   const after = parseCursor(q.cursor);
-  const rows = await db
-    .select()
-    .from(appUsers)
-    .where(and(...where, after === undefined ? undefined : lt(appUsers.id, after)))
-    .orderBy(desc(appUsers.id))
-    .limit(q.pageSize + 1)
-    .offset(after === undefined ? (q.page - 1) * q.pageSize : 0);
-  const { total, exact } = await countMatches(db, () => db.select({ id: appUsers.id }).from(appUsers).where(and(...where)).$dynamic());
+  const [rows, { total, exact }] = await Promise.all([
+    db
+      .select()
+      .from(appUsers)
+      // Ids are 32-bit: a cursor past the largest bounds nothing (the database would refuse the number).
+      .where(and(...where, after === undefined || after > 2_147_483_647 ? undefined : lt(appUsers.id, after)))
+      .orderBy(desc(appUsers.id))
+      .limit(q.pageSize + 1)
+      .offset(after === undefined ? (q.page - 1) * q.pageSize : 0),
+    countMatches(db, () => db.select({ id: appUsers.id }).from(appUsers).where(and(...where)).$dynamic()),
+  ]);
   const list = rows.slice(0, q.pageSize).map(toEndUser);
   return { list, total, totalExact: exact, nextCursor: rows.length > q.pageSize ? String(list[list.length - 1]!.id) : null };
 }
@@ -189,7 +192,8 @@ export function exportEndUsers(db: Db, filter: EndUserFilter): Readable {
       const rows = await db
         .select()
         .from(appUsers)
-        .where(and(...where, after === undefined ? undefined : lt(appUsers.id, after)))
+        // Ids are 32-bit: a cursor past the largest bounds nothing (the database would refuse the number).
+      .where(and(...where, after === undefined || after > 2_147_483_647 ? undefined : lt(appUsers.id, after)))
         .orderBy(desc(appUsers.id))
         .limit(1000);
       for (const r of rows.map(toEndUser)) {

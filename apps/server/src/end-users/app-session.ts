@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { AppLoginResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { AppError } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { appSessions, appUsers } from './end-users.sql.ts';
@@ -12,7 +13,8 @@ import { appSessions, appUsers } from './end-users.sql.ts';
  * App sessions. The access token is a JWT with `typ: 'app'` naming a row of `app_sessions`; the
  * staff guard refuses any token with a `typ`, and this guard refuses any token without
  * `typ: 'app'`, so neither kind of token works on the other's routes. Every request checks the
- * row, so revoking it (sign-out, password change, disable) ends the token at once.
+ * row (through the node's principal cache, which every change to app sessions and users reaches at
+ * once: auth/principal-cache.ts), so revoking it (sign-out, password change, disable) ends the token at once.
  */
 
 export interface AppPrincipal {
@@ -92,7 +94,7 @@ export async function revokeAppSessions(db: Db, userId: number, keep?: string): 
 }
 
 /** The onRequest guard of every app endpoint (`ctx.appGuard`). */
-export function createAppGuard(app: FastifyInstance, db: Db): onRequestAsyncHookHandler {
+export function createAppGuard(app: FastifyInstance, db: Db, cache: PrincipalCache<AppPrincipal>): onRequestAsyncHookHandler {
   return async (request) => {
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) throw new AppError('NOT_SIGNED_IN');
@@ -102,16 +104,24 @@ export function createAppGuard(app: FastifyInstance, db: Db): onRequestAsyncHook
     } catch {
       throw new AppError('NOT_SIGNED_IN');
     }
-    if (claims.typ !== 'app' || typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) throw new AppError('NOT_SIGNED_IN');
-    const [row] = await db
-      .select({ id: appUsers.id, email: appUsers.email, name: appUsers.name, country: appUsers.country })
-      .from(appSessions)
-      .innerJoin(appUsers, eq(appUsers.id, appSessions.userId))
-      .where(and(eq(appSessions.id, claims.sid), isNull(appSessions.revokedAt), gt(appSessions.expiresAt, new Date()), eq(appUsers.status, 'active')))
-      .limit(1);
-    if (!row) throw new AppError('NOT_SIGNED_IN');
-    request.appUser = { ...row, sessionId: claims.sid };
+    const sid = claims.sid;
+    if (claims.typ !== 'app' || typeof sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(sid)) throw new AppError('NOT_SIGNED_IN');
+    const user = await cache.get(sid, () => loadAppSession(db, sid));
+    if (!user) throw new AppError('NOT_SIGNED_IN');
+    request.appUser = user;
   };
+}
+
+async function loadAppSession(db: Db, sid: string) {
+  const [row] = await db
+    .select({ id: appUsers.id, email: appUsers.email, name: appUsers.name, country: appUsers.country, expiresAt: appSessions.expiresAt })
+    .from(appSessions)
+    .innerJoin(appUsers, eq(appUsers.id, appSessions.userId))
+    .where(and(eq(appSessions.id, sid), isNull(appSessions.revokedAt), gt(appSessions.expiresAt, new Date()), eq(appUsers.status, 'active')))
+    .limit(1);
+  if (!row) return undefined;
+  const { expiresAt, ...user } = row;
+  return { value: { ...user, sessionId: sid }, userId: row.id, expiresAt };
 }
 
 /** The signed-in app user inside an app handler. */

@@ -33,7 +33,7 @@ import {
 import { appUser, refreshAppSession, revokeAppSession } from './app-session.ts';
 import { appDevices, bind, requireLink, revoke, share, unbind } from './binding.service.ts';
 import { refreshDeviceGeo, usersByCity, usersByCountry } from './distribution.service.ts';
-import { exportUserLog, listUserLog, pruneUserLog, recentUserLog, writeUserLog, type UserLogEntry } from './user-log.service.ts';
+import { exportUserLog, listUserLog, pruneUserLog, recentUserLog, trackUserAction, writeUserLog, type UserLogEntry } from './user-log.service.ts';
 
 const csvName = (what: string) => `${what}-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}.csv`;
 
@@ -44,22 +44,8 @@ const csvName = (what: string) => `${what}-${new Date().toISOString().slice(0, 1
 export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const background = backgroundRunner(app);
 
-  /** Runs an app action and records it in the user log either way; `note` adds what the work learns. */
-  async function track<T>(request: FastifyRequest, entry: Omit<UserLogEntry, 'result'>, work: (note: (more: Partial<UserLogEntry>) => void) => Promise<T>): Promise<T> {
-    let logged: Omit<UserLogEntry, 'result'> = entry;
-    const note = (more: Partial<UserLogEntry>) => {
-      logged = { ...logged, ...more, detail: { ...logged.detail, ...more.detail } };
-    };
-    try {
-      const result = await work(note);
-      await writeUserLog(ctx, request, { ...logged, result: 'success' });
-      return result;
-    } catch (err) {
-      const error = err instanceof AppError ? err.key : 'FAILURE';
-      await writeUserLog(ctx, request, { ...logged, result: 'failure', detail: { ...logged.detail, error } });
-      throw err;
-    }
-  }
+  const track = <T>(request: FastifyRequest, entry: Omit<UserLogEntry, 'result'>, work: (note: (more: Partial<UserLogEntry>) => void) => Promise<T>) =>
+    trackUserAction(ctx, request, entry, work);
 
   serve(app, ctx, appUserApi, {
     register: ({ body, request }) =>

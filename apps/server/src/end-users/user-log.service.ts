@@ -49,6 +49,31 @@ export async function writeUserLog(ctx: AppContext, request: FastifyRequest, ent
   });
 }
 
+/**
+ * Runs an app user's action and records it in the user log either way (a failure with its error
+ * key); `note` adds what the work learns on the way (the SN it resolved, the ticket it made).
+ */
+export async function trackUserAction<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  entry: Omit<UserLogEntry, 'result'>,
+  work: (note: (more: Partial<UserLogEntry>) => void) => Promise<T>,
+): Promise<T> {
+  let logged: Omit<UserLogEntry, 'result'> = entry;
+  const note = (more: Partial<UserLogEntry>) => {
+    logged = { ...logged, ...more, detail: { ...logged.detail, ...more.detail } };
+  };
+  try {
+    const result = await work(note);
+    await writeUserLog(ctx, request, { ...logged, result: 'success' });
+    return result;
+  } catch (err) {
+    const error = err instanceof AppError ? err.key : 'FAILURE';
+    await writeUserLog(ctx, request, { ...logged, result: 'failure', detail: { ...logged.detail, error } });
+    throw err;
+  }
+}
+
 type Filter = Omit<UserLogQuery, 'page' | 'pageSize' | 'cursor'>;
 
 async function conditions(db: Db, f: Filter): Promise<SQL[]> {
@@ -80,14 +105,16 @@ export async function listUserLog(db: Db, q: UserLogQuery) {
   const where = await conditions(db, q);
   const after = parseCursor(q.cursor);
   const pageWhere = after === undefined ? where : [...where, lt(userLogs.id, after)];
-  const rows = await db
-    .select()
-    .from(userLogs)
-    .where(and(...pageWhere))
-    .orderBy(desc(userLogs.id))
-    .limit(q.pageSize + 1)
-    .offset(after === undefined ? (q.page - 1) * q.pageSize : 0);
-  const { total, exact } = await countMatches(db, () => db.select({ id: userLogs.id }).from(userLogs).where(and(...where)).$dynamic());
+  const [rows, { total, exact }] = await Promise.all([
+    db
+      .select()
+      .from(userLogs)
+      .where(and(...pageWhere))
+      .orderBy(desc(userLogs.id))
+      .limit(q.pageSize + 1)
+      .offset(after === undefined ? (q.page - 1) * q.pageSize : 0),
+    countMatches(db, () => db.select({ id: userLogs.id }).from(userLogs).where(and(...where)).$dynamic()),
+  ]);
   const list = rows.slice(0, q.pageSize).map(toUserLog);
   return { list, total, totalExact: exact, nextCursor: rows.length > q.pageSize ? String(list[list.length - 1]!.id) : null };
 }

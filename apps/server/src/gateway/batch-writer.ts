@@ -30,7 +30,6 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
  * dropped (the broker should already have refused them).
  */
 export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (events: NewEvent[]) => void, opts: { clockSkewMs: number }): WriteBatch {
-  const deviceTime = boundDeviceTime(opts.clockSkewMs);
   return async (batch) => {
     const known = await enabledSns(db, [...batch.telemetry, ...batch.statuses, ...batch.events].map((m) => m.sn));
     const keep = <T>(items: Received<T>[]) => items.filter((m) => known.has(m.sn));
@@ -44,11 +43,11 @@ export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (even
     // revives a device whose last presence change is older than the telemetry.
     const created = await db.transaction(async (tx) => {
       await writeStatuses(tx, statuses);
-      await writeTelemetry(tx, telemetry, deviceTime);
+      await writeTelemetry(tx, telemetry, opts.clockSkewMs);
       return writeEvents(tx, events);
     });
     counters.inc('written.telemetry', telemetry.length);
-    const ahead = telemetry.filter((m) => deviceTime(m).deviceTs !== null).length;
+    const ahead = telemetry.filter((m) => isAhead(m, opts.clockSkewMs)).length;
     if (ahead > 0) counters.inc('clock.ahead', ahead);
     counters.inc('written.status', statuses.length);
     counters.inc('written.events', events.length);
@@ -61,8 +60,6 @@ async function enabledSns(db: Db, sns: string[]): Promise<Set<string>> {
   return new Set((result as unknown as { rows: Array<{ sn: string }> }).rows.map((r) => r.sn));
 }
 
-type DeviceTime = (m: Received<Telemetry>) => { at: Date; deviceTs: Date | null };
-
 /**
  * Device clocks are wrong in the field. A `ts` more than the accepted skew ahead of the server's
  * receive time is not believed: the row is placed at the receive time (`at`) and the device's
@@ -70,63 +67,81 @@ type DeviceTime = (m: Received<Telemetry>) => { at: Date; deviceTs: Date | null 
  * sends what it buffered. The latest state follows receive order in any case, so no device time
  * can freeze it (docs/device-protocol.md, "Device time").
  */
-export function boundDeviceTime(clockSkewMs: number): DeviceTime {
-  return (m) => {
-    const received = m.receivedAt.getTime();
-    return m.body.ts > received + clockSkewMs ? { at: m.receivedAt, deviceTs: new Date(m.body.ts) } : { at: new Date(m.body.ts), deviceTs: null };
-  };
-}
+const isAhead = (m: Received<Telemetry>, clockSkewMs: number) => m.body.ts > m.receivedAt.getTime() + clockSkewMs;
 
 /**
  * Column arrays for `unnest`: one parameter per column whatever the batch size. Profiling the ingest
  * (bench/ingest.ts) showed drizzle building multi-row VALUES lists (one parameter per cell) as most
- * of the server's CPU; arrays keep the statement text and the parameter count constant.
+ * of the server's CPU; arrays keep the statement text and the parameter count constant. Times go as
+ * epoch milliseconds (float8, exact to the microsecond), converted in SQL: a Date and an ISO string
+ * per time per message were a large part of the writer's own time and of its garbage.
  */
-function telemetryColumns(items: Received<Telemetry>[], deviceTime: DeviceTime) {
-  const times = items.map(deviceTime);
-  return {
-    sn: sql.param(items.map((m) => m.sn)),
-    at: sql.param(times.map((t) => t.at.toISOString())),
-    deviceTs: sql.param(times.map((t) => t.deviceTs?.toISOString() ?? null)),
-    receivedAt: sql.param(items.map((m) => m.receivedAt.toISOString())),
-    state: sql.param(items.map((m) => m.body.state)),
-    activity: sql.param(items.map((m) => m.body.activity)),
-    errorCode: sql.param(items.map((m) => m.body.errorCode)),
-    battery: sql.param(items.map((m) => m.body.battery)),
-    lat: sql.param(items.map((m) => m.body.position?.lat ?? null)),
-    lng: sql.param(items.map((m) => m.body.position?.lng ?? null)),
-    heading: sql.param(items.map((m) => m.body.position?.heading ?? null)),
-    bladeRpm: sql.param(items.map((m) => m.body.bladeRpm)),
-    rssi: sql.param(items.map((m) => m.body.rssi)),
-    firmware: sql.param(items.map((m) => m.body.firmware)),
-  };
-}
-
-function unnestTelemetry(items: Received<Telemetry>[], deviceTime: DeviceTime) {
-  const c = telemetryColumns(items, deviceTime);
-  return sql`unnest(${c.sn}::text[], ${c.at}::timestamptz[], ${c.receivedAt}::timestamptz[], ${c.state}::text[], ${c.activity}::text[],
-    ${c.errorCode}::text[], ${c.battery}::smallint[], ${c.lat}::float8[], ${c.lng}::float8[], ${c.heading}::real[], ${c.bladeRpm}::int[],
-    ${c.rssi}::smallint[], ${c.firmware}::text[], ${c.deviceTs}::timestamptz[])
-    as u(sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts)`;
-}
-
-async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], deviceTime: DeviceTime) {
-  if (items.length === 0) return;
-  for (const part of chunks(items)) {
-    await tx.execute(sql`insert into telemetry_history (sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts)
-      select * from ${unnestTelemetry(part, deviceTime)}
-      on conflict do nothing`);
+function unnestTelemetry(items: Received<Telemetry>[], clockSkewMs: number) {
+  const n = items.length;
+  const sn = new Array<string>(n);
+  const at = new Array<number>(n);
+  const deviceTs = new Array<number | null>(n);
+  const receivedAt = new Array<number>(n);
+  const state = new Array<string>(n);
+  const activity = new Array<string>(n);
+  const errorCode = new Array<string | null>(n);
+  const battery = new Array<number>(n);
+  const lat = new Array<number | null>(n);
+  const lng = new Array<number | null>(n);
+  const heading = new Array<number | null>(n);
+  const bladeRpm = new Array<number>(n);
+  const rssi = new Array<number>(n);
+  const firmware = new Array<string>(n);
+  // One pass, no intermediate objects.
+  for (let i = 0; i < n; i++) {
+    const m = items[i]!;
+    const b = m.body;
+    const received = m.receivedAt.getTime();
+    const ahead = isAhead(m, clockSkewMs);
+    sn[i] = m.sn;
+    at[i] = ahead ? received : b.ts;
+    deviceTs[i] = ahead ? b.ts : null;
+    receivedAt[i] = received;
+    state[i] = b.state;
+    activity[i] = b.activity;
+    errorCode[i] = b.errorCode;
+    battery[i] = b.battery;
+    lat[i] = b.position?.lat ?? null;
+    lng[i] = b.position?.lng ?? null;
+    heading[i] = b.position?.heading ?? null;
+    bladeRpm[i] = b.bladeRpm;
+    rssi[i] = b.rssi;
+    firmware[i] = b.firmware;
   }
+  const p = sql.param;
+  return sql`unnest(${p(sn)}::text[], ${p(at)}::float8[], ${p(receivedAt)}::float8[], ${p(state)}::text[], ${p(activity)}::text[],
+    ${p(errorCode)}::text[], ${p(battery)}::smallint[], ${p(lat)}::float8[], ${p(lng)}::float8[], ${p(heading)}::real[], ${p(bladeRpm)}::int[],
+    ${p(rssi)}::smallint[], ${p(firmware)}::text[], ${p(deviceTs)}::float8[]) with ordinality
+    as u(sn, at_ms, received_ms, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ms, ord)`;
+}
 
-  // One row per device: the last message it sent (items are in receive order).
-  const latest = new Map<string, Received<Telemetry>>();
-  for (const item of items) latest.set(item.sn, item);
+/**
+ * History rows and the latest state of each device in one statement per chunk: the rows are
+ * serialized and sent once, not once for each table. The state takes each device's last message
+ * of the chunk (items are in receive order); a later chunk of the same batch then updates it again.
+ */
+async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], clockSkewMs: number) {
+  if (items.length === 0) return;
   // Telemetry received after the last presence change is proof of life (docs/device-protocol.md).
   const live = sql.raw(`(device_state.online_changed_at is null or device_state.online_changed_at < excluded.last_seen_at)`);
-  for (const part of chunks([...latest.values()])) {
-    await tx.execute(sql`insert into device_state (sn, online, online_changed_at, last_seen_at, telemetry_at, telemetry_received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
-      select u.sn, true, u.received_at, u.received_at, u.at, u.received_at, u.state, u.activity, u.error_code, u.battery, u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware
-      from ${unnestTelemetry(part, deviceTime)}
+  for (const part of chunks(items)) {
+    await tx.execute(sql`with u as (
+        select u.sn, to_timestamp(u.at_ms / 1000) as at, to_timestamp(u.received_ms / 1000) as received_at, u.state, u.activity, u.error_code, u.battery,
+          u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware, to_timestamp(u.device_ms / 1000) as device_ts, u.ord
+        from ${unnestTelemetry(part, clockSkewMs)}
+      ), history as (
+        insert into telemetry_history (sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts)
+        select sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts from u
+        on conflict do nothing
+      )
+      insert into device_state (sn, online, online_changed_at, last_seen_at, telemetry_at, telemetry_received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
+      select distinct on (u.sn) u.sn, true, u.received_at, u.received_at, u.at, u.received_at, u.state, u.activity, u.error_code, u.battery, u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware
+      from u order by u.sn, u.ord desc
       on conflict (sn) do update set
         online = case when ${live} then true else device_state.online end,
         online_changed_at = case when not device_state.online and ${live} then excluded.last_seen_at else device_state.online_changed_at end,

@@ -49,6 +49,8 @@ export class MqttBus implements Bus {
   private readonly barriers = new Map<string, () => void>();
   private readonly listeners = new Set<{ filter: string; handler: MessageHandler }>();
   private readonly ingestSubscriptions: string[];
+  /** Compared with every incoming topic: built once. */
+  private readonly barrier: string;
   /** Ingest PUBLISHes whose PUBACK waits for the write (mqtt.js must not send its own). */
   private readonly deferred = new WeakSet<IPublishPacket>();
   /** Changes with every connection: a PUBACK is only ever sent on the connection that received the message. */
@@ -61,6 +63,7 @@ export class MqttBus implements Bus {
     private readonly opts: BusOptions,
   ) {
     this.ingestSubscriptions = ingestFilters.map((f) => shared(opts.shareGroup, f));
+    this.barrier = barrierTopic(opts.nodeId);
     client.on('message', (topic, payload, packet) => this.dispatch(topic, payload, packet));
     client.on('connect', () => this.connection++);
     client.on('close', () => this.connection++);
@@ -176,7 +179,7 @@ export class MqttBus implements Bus {
   }
 
   private dispatch(topic: string, payload: Buffer, packet: IPublishPacket) {
-    if (topic === barrierTopic(this.opts.nodeId)) {
+    if (topic === this.barrier) {
       this.barriers.get(payload.toString())?.();
       this.barriers.delete(payload.toString());
       return;

@@ -4,6 +4,7 @@ import {
   eventPayloadSchema,
   MAX_DEVICE_PAYLOAD_BYTES,
   parseDeviceTopic,
+  parseTelemetryFast,
   PROTOCOL_VERSION,
   telemetrySchema,
   type DeviceStatus,
@@ -31,6 +32,12 @@ const schemas = {
   [deviceTopics.status]: deviceStatusSchema,
   [deviceTopics.events]: eventPayloadSchema,
 } as const;
+
+/** Built once: a fresh template string per message cost an allocation and a hash each. */
+const counterNames = Object.fromEntries(Object.keys(schemas).map((kind) => [kind, { received: `received.${kind}`, accepted: `accepted.${kind}` }])) as Record<
+  keyof typeof schemas,
+  { received: string; accepted: string }
+>;
 
 export type WriteBatch = (batch: Batch) => Promise<void>;
 
@@ -84,7 +91,7 @@ export class Ingest {
     const where = parseDeviceTopic(topic);
     const kind = where?.suffix as keyof typeof schemas | undefined;
     if (!where || !kind || !(kind in schemas)) return this.drop('topic', topic, ack);
-    this.counters.inc(`received.${kind}`);
+    this.counters.inc(counterNames[kind].received);
     if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return this.drop('oversize', where.sn, ack);
     let json: unknown;
     try {
@@ -92,13 +99,18 @@ export class Ingest {
     } catch {
       return this.drop('json', where.sn, ack);
     }
-    const parsed = schemas[kind].safeParse(json);
-    if (!parsed.success) {
-      const v = (json as { v?: unknown } | null)?.v;
-      return this.drop(v !== undefined && v !== PROTOCOL_VERSION ? 'version' : 'schema', where.sn, ack);
+    // Telemetry is nearly every message: checked by hand first (same verdict, parseTelemetryFast).
+    let body: unknown = kind === deviceTopics.telemetry ? parseTelemetryFast(json) : undefined;
+    if (body === undefined) {
+      const parsed = schemas[kind].safeParse(json);
+      if (!parsed.success) {
+        const v = (json as { v?: unknown } | null)?.v;
+        return this.drop(v !== undefined && v !== PROTOCOL_VERSION ? 'version' : 'schema', where.sn, ack);
+      }
+      body = parsed.data;
     }
-    this.counters.inc(`accepted.${kind}`);
-    this.laneOf(where.sn).push(kind, { sn: where.sn, receivedAt, body: parsed.data, ack });
+    this.counters.inc(counterNames[kind].accepted);
+    this.laneOf(where.sn).push(kind, { sn: where.sn, receivedAt, body, ack });
   }
 
   /** Writes everything buffered in every lane (one flush at a time per lane). */
@@ -237,16 +249,22 @@ class Lane {
   }
 
   /**
-   * Bounded memory while the database is away: the oldest telemetry goes first. Not with
+   * Bounded memory (`maxPending`, 1 % over at most) while the database is away or behind: the
+   * oldest telemetry goes first. Not with
    * acknowledge-after-write: there the unacknowledged messages stop the broker (its in-flight
    * window towards this node) and the devices (each waits for its PUBACK), which bounds the buffer.
    */
   private trim() {
     if (this.opts.ackAfterWrite) return;
     const excess = this.size() - this.opts.maxPending;
-    if (excess > 0) {
-      ackAll({ telemetry: this.pending.telemetry.splice(0, excess), statuses: [], events: [] });
-      this.counters.inc('dropped.overflow', excess);
+    // Dropping from the front of the array moves everything behind it: done for every message of
+    // a full buffer, that was quadratic (76 % of the server's time, embedded at 10,000 mowers,
+    // bench/ingest.ts) and cut the write rate to 1 % of the offered load. A slack of 1 % makes
+    // one move drop a run of messages.
+    if (excess > Math.floor(this.opts.maxPending / 100)) {
+      const dropped = this.pending.telemetry.splice(0, excess);
+      ackAll({ telemetry: dropped, statuses: [], events: [] });
+      this.counters.inc('dropped.overflow', dropped.length);
     }
   }
 }

@@ -7,6 +7,7 @@ import { notSignedInData } from '../auth/trust-token.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { staffFactors } from '../two-factor/two-factor.sql.ts';
 import { AppError } from './envelope.ts';
+import type { PrincipalCache } from '../auth/principal-cache.ts';
 
 export interface Principal {
   id: number;
@@ -59,18 +60,48 @@ interface AccessClaims {
   typ?: string;
 }
 
-/** Reads `Authorization: Bearer <access_token>` and checks the session is still alive in the database. */
-export async function principalOf(app: FastifyInstance, db: Db, request: FastifyRequest): Promise<Principal | undefined> {
-  const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return undefined;
-  let claims: AccessClaims;
-  try {
-    claims = app.jwt.verify<AccessClaims>(header.slice(7).trim());
-  } catch {
-    return undefined;
-  }
-  if (claims.typ !== undefined) return undefined;
-  if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return undefined;
+/** Reads the caller of a request (`Authorization: Bearer <access_token>`): undefined when not a live staff session. */
+export type PrincipalReader = (request: Pick<FastifyRequest, 'headers'>) => Promise<Principal | undefined>;
+
+/** A live session's principal, and when its `last_seen_at` was last written (kept with it in the cache). */
+export interface SessionPrincipal {
+  principal: Principal;
+  lastSeenAt: Date;
+}
+
+/**
+ * Checks the token, then that its session is still alive: in the node's principal cache
+ * (SESSION_CACHE_MS, auth/principal-cache.ts), else in the database.
+ */
+export function createPrincipalReader(app: FastifyInstance, db: Db, cache: PrincipalCache<SessionPrincipal>): PrincipalReader {
+  return async (request) => {
+    const header = request.headers.authorization;
+    if (!header?.startsWith('Bearer ')) return undefined;
+    let claims: AccessClaims;
+    try {
+      claims = app.jwt.verify<AccessClaims>(header.slice(7).trim());
+    } catch {
+      return undefined;
+    }
+    if (claims.typ !== undefined) return undefined;
+    const sid = claims.sid;
+    if (typeof sid !== 'string' || !/^[0-9a-f-]{36}$/i.test(sid)) return undefined;
+    const found = await cache.get(sid, () => loadSession(db, sid));
+    if (!found) return undefined;
+    const now = new Date();
+    if (now.getTime() - found.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
+      // Noted in the cached entry first, so concurrent requests do not all write it.
+      found.lastSeenAt = now;
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: now })
+        .where(and(eq(sessions.id, sid), lt(sessions.lastSeenAt, new Date(now.getTime() - LAST_SEEN_EVERY_MS))));
+    }
+    return found.principal;
+  };
+}
+
+async function loadSession(db: Db, sid: string) {
   const [row] = await db
     .select({
       id: staffUsers.id,
@@ -80,26 +111,19 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
       system: sessions.system,
       stepUpAt: sessions.stepUpAt,
       lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
       hasFactor: sql<boolean>`exists (select 1 from ${staffFactors} where ${staffFactors.userId} = ${staffUsers.id} and ${staffFactors.activatedAt} is not null)`,
     })
     .from(sessions)
     .innerJoin(staffUsers, eq(staffUsers.id, sessions.userId))
-    .where(
-      and(eq(sessions.id, claims.sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date()), eq(staffUsers.status, 'active')),
-    )
+    .where(and(eq(sessions.id, sid), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date()), eq(staffUsers.status, 'active')))
     .limit(1);
   if (!row) return undefined;
-  const now = new Date();
-  if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: now })
-      .where(and(eq(sessions.id, claims.sid), lt(sessions.lastSeenAt, new Date(now.getTime() - LAST_SEEN_EVERY_MS))));
-  }
-  const { lastSeenAt: _seen, ...who } = row;
-  const principal = { ...who, hasFactor: Boolean(row.hasFactor), sessionId: claims.sid };
+  const { lastSeenAt, expiresAt, ...who } = row;
+  const principal: Principal = { ...who, hasFactor: Boolean(row.hasFactor), sessionId: sid };
   // A system session borrows an administrator's rights, never their name.
-  return row.system ? { ...principal, username: SYSTEM_ACTOR, name: 'System' } : principal;
+  const value = { principal: row.system ? { ...principal, username: SYSTEM_ACTOR, name: 'System' } : principal, lastSeenAt };
+  return { value, userId: row.id, expiresAt };
 }
 
 /**
@@ -109,10 +133,10 @@ export async function principalOf(app: FastifyInstance, db: Db, request: Fastify
  * rules: a role that must have a factor and has none reaches only the enrolment endpoints, and a
  * step-up endpoint needs a recent confirmation (`factorRefusal`).
  */
-export function createGuard(app: FastifyInstance, db: Db, rules: FactorRules) {
+export function createGuard(app: FastifyInstance, principalOf: PrincipalReader, rules: FactorRules) {
   return (resource?: Resource, def: Pick<EndpointDef, 'enrolmentAllowed' | 'stepUp'> = {}): preHandlerAsyncHookHandler =>
     async (request) => {
-      const principal = await principalOf(app, db, request);
+      const principal = await principalOf(request);
       if (!principal) throw new AppError('NOT_SIGNED_IN', {}, notSignedInData(app, request));
       request.principal = principal;
       if (resource && !canAccess(principal.role, resource)) throw new AppError('FORBIDDEN');

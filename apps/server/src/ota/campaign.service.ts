@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm';
 import {
   compareVersions,
@@ -8,7 +7,6 @@ import {
   type CampaignPreview,
   type CampaignTarget,
   type CampaignTargetReport,
-  type OtaJobState,
   type Page,
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
@@ -20,40 +18,20 @@ import { AppError } from '../http/envelope.ts';
 import type { Principal } from '../http/auth.ts';
 import { productModels } from '../product/product.sql.ts';
 import { cancelQueued, countStates, rowsOf } from './job-steps.ts';
-import { otaCampaigns, otaJobs, type OtaCampaignRow } from './ota.sql.ts';
+import { otaCampaigns, type OtaCampaignRow } from './ota.sql.ts';
+import { versionKey } from './version-key.ts';
 
-const CHUNK = 1000;
-
-interface TargetDevice {
-  sn: string;
-  firmware: string;
-  online: boolean;
-}
-
-/** The devices a target names, all of the artifact's model and enabled. SN lists must be clean. */
-async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignTarget): Promise<TargetDevice[]> {
-  const base = db
-    .select({
-      sn: devices.sn,
-      modelId: devices.modelId,
-      firmware: sql<string>`coalesce(${deviceState.firmware}, '')`,
-      online: sql<boolean>`coalesce(${deviceState.online}, false)`,
-    })
-    .from(devices)
-    .leftJoin(deviceState, eq(deviceState.sn, devices.sn));
+/**
+ * The devices a target names as rows (sn, firmware, online, skip), all of the artifact's model and
+ * enabled, resolved in SQL: a million targets never pass through this process. An SN list names
+ * its devices as they are (checkSnList has refused unknown and other-model SNs).
+ */
+function targetRows(artifact: OtaArtifactRow, target: CampaignTarget): SQL {
+  const firmware = sql`coalesce(device_state.firmware, '')`;
+  const columns = sql`devices.sn, ${firmware} as firmware, coalesce(device_state.online, false) as online, ${initialSkip(artifact, firmware)} as skip`;
   if (target.type === 'sns') {
-    const wanted = [...new Set(target.sns)];
-    const found = new Map<string, { modelId: number; firmware: string; online: boolean }>();
-    for (let i = 0; i < wanted.length; i += CHUNK) {
-      for (const r of await base.where(inArray(devices.sn, wanted.slice(i, i + CHUNK)))) found.set(r.sn, r);
-    }
-    const unknown = wanted.filter((sn) => !found.has(sn));
-    const otherModel = wanted.filter((sn) => found.has(sn) && found.get(sn)!.modelId !== artifact.modelId);
-    if (unknown.length + otherModel.length > 0) {
-      const report: CampaignTargetReport = { unknown: unknown.slice(0, 500), otherModel: otherModel.slice(0, 500) };
-      throw new AppError('CAMPAIGN_BAD_SNS', { count: unknown.length + otherModel.length }, report);
-    }
-    return wanted.map((sn) => ({ sn, firmware: found.get(sn)!.firmware, online: found.get(sn)!.online }));
+    return sql`select ${columns} from unnest(${sql.param([...new Set(target.sns)])}::text[]) as wanted(sn)
+      join devices on devices.sn = wanted.sn left join device_state on device_state.sn = devices.sn`;
   }
   const where: SQL[] = [eq(devices.modelId, artifact.modelId), eq(devices.enabled, true)];
   if (target.type === 'filter') {
@@ -62,40 +40,50 @@ async function resolveTarget(db: Db, artifact: OtaArtifactRow, target: CampaignT
     if (target.owner) where.push(ownerIs(target.owner));
     if (target.firmware) where.push(eq(deviceState.firmware, target.firmware));
   }
-  const rows = await base.where(and(...where)).orderBy(devices.sn);
-  if (target.type !== 'model') return rows;
-  return rows.filter(
-    (r) =>
-      (!target.minVersion || (r.firmware !== '' && compareVersions(r.firmware, target.minVersion) >= 0)) &&
-      (!target.maxVersion || (r.firmware !== '' && compareVersions(r.firmware, target.maxVersion) <= 0)),
-  );
-}
-
-/** Why a device needs no job at all, decided when the campaign is created. */
-function initialSkip(artifact: OtaArtifactRow, firmware: string): 'ALREADY_CURRENT' | 'BELOW_MIN_VERSION' | undefined {
-  if (artifact.kind !== 'firmware') return undefined;
-  if (firmware === artifact.version) return 'ALREADY_CURRENT';
-  if (artifact.minFromVersion && firmware && compareVersions(firmware, artifact.minFromVersion) < 0) return 'BELOW_MIN_VERSION';
-  return undefined;
-}
-
-function shuffle<T>(items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [items[i], items[j]] = [items[j]!, items[i]!];
+  // A range leaves out devices of unknown version ('', or no state row: its key is null).
+  if (target.type === 'model' && target.minVersion) where.push(sql`device_state.firmware_key >= ${versionKey(target.minVersion)}`);
+  if (target.type === 'model' && target.maxVersion) {
+    where.push(sql`device_state.firmware <> ''`, sql`device_state.firmware_key <= ${versionKey(target.maxVersion)}`);
   }
-  return items;
+  return sql`select ${columns} from devices left join device_state on device_state.sn = devices.sn where ${and(...where)}`;
 }
 
-/** The artifact and the devices a body names; refuses what cannot be rolled out. */
-async function plan(db: Db, body: CampaignCreateBody): Promise<{ artifact: OtaArtifactRow; targets: TargetDevice[] }> {
+/** Refuses an SN list naming unknown SNs or SNs of another model, reporting the first 500 of each in list order. */
+async function checkSnList(db: Db, artifact: OtaArtifactRow, sns: string[]): Promise<void> {
+  const bad = rowsOf<{ sn: string; known: boolean }>(
+    await db.execute(sql`
+      select wanted.sn, devices.sn is not null as known
+      from unnest(${sql.param([...new Set(sns)])}::text[]) with ordinality as wanted(sn, i)
+      left join devices on devices.sn = wanted.sn
+      where devices.sn is null or devices.model_id <> ${artifact.modelId}
+      order by wanted.i`),
+  );
+  if (bad.length === 0) return;
+  const unknown = bad.filter((r) => !r.known).map((r) => r.sn);
+  const otherModel = bad.filter((r) => r.known).map((r) => r.sn);
+  const report: CampaignTargetReport = { unknown: unknown.slice(0, 500), otherModel: otherModel.slice(0, 500) };
+  throw new AppError('CAMPAIGN_BAD_SNS', { count: bad.length }, report);
+}
+
+/** Why a device needs no job at all, decided when the campaign is created: SQL, null for none. */
+function initialSkip(artifact: OtaArtifactRow, firmware: SQL): SQL {
+  if (artifact.kind !== 'firmware') return sql`null::text`;
+  const belowMin = artifact.minFromVersion
+    ? sql`when ${firmware} <> '' and device_state.firmware_key < ${versionKey(artifact.minFromVersion)} then 'BELOW_MIN_VERSION'`
+    : sql``;
+  return sql`(case when ${firmware} = ${artifact.version}::text then 'ALREADY_CURRENT' ${belowMin} end)`;
+}
+
+/** The artifact and the SQL rows of the devices a body names; refuses what cannot be rolled out. */
+async function plan(db: Db, body: CampaignCreateBody): Promise<{ artifact: OtaArtifactRow; targets: SQL }> {
   const { target } = body;
   if (target.type === 'model' && target.minVersion && target.maxVersion && compareVersions(target.minVersion, target.maxVersion) > 0) {
     throw new AppError('CAMPAIGN_VERSION_RANGE', { min: target.minVersion, max: target.maxVersion });
   }
   const { row: artifact } = await getArtifact(db, body.artifactId);
   if (artifact.status !== 'released') throw new AppError('ARTIFACT_NOT_RELEASED');
-  return { artifact, targets: await resolveTarget(db, artifact, target) };
+  if (target.type === 'sns') await checkSnList(db, artifact, target.sns);
+  return { artifact, targets: targetRows(artifact, target) };
 }
 
 /**
@@ -104,29 +92,29 @@ async function plan(db: Db, body: CampaignCreateBody): Promise<{ artifact: OtaAr
  * the form can show it while the operator is still choosing.
  */
 export async function previewCampaign(db: Db, body: CampaignCreateBody): Promise<CampaignPreview> {
-  const { artifact, targets } = await plan(db, body);
+  const { targets } = await plan(db, body);
+  const [r] = rowsOf<{ total: number; will_update: number; offline: number; already_current: number; below_min_version: number }>(
+    await db.execute(sql`
+      select count(*)::int as total,
+             count(*) filter (where skip is null)::int as will_update,
+             count(*) filter (where skip is null and not online)::int as offline,
+             count(*) filter (where skip = 'ALREADY_CURRENT')::int as already_current,
+             count(*) filter (where skip = 'BELOW_MIN_VERSION')::int as below_min_version
+      from (${targets}) t`),
+  );
   const skipped: CampaignPreview['skipped'] = {};
-  let willUpdate = 0;
-  let offline = 0;
-  for (const t of targets) {
-    const skip = initialSkip(artifact, t.firmware);
-    if (skip) skipped[skip] = (skipped[skip] ?? 0) + 1;
-    else {
-      willUpdate++;
-      if (!t.online) offline++;
-    }
-  }
-  return { total: targets.length, willUpdate, skipped, offline };
+  if (Number(r?.already_current) > 0) skipped.ALREADY_CURRENT = Number(r!.already_current);
+  if (Number(r?.below_min_version) > 0) skipped.BELOW_MIN_VERSION = Number(r!.below_min_version);
+  return { total: Number(r?.total ?? 0), willUpdate: Number(r?.will_update ?? 0), skipped, offline: Number(r?.offline ?? 0) };
 }
 
 /**
- * Creates a campaign and its per-device rows in one transaction. Queued jobs of older targets of
- * the same kind for these devices are cancelled as SUPERSEDED: each device gets the newest target.
+ * Creates a campaign and its per-device rows in one transaction: one INSERT … SELECT, the rollout
+ * order a random permutation drawn in SQL. Queued jobs of older targets of the same kind for these
+ * devices are cancelled as SUPERSEDED: each device gets the newest target.
  */
 export async function createCampaign(db: Db, body: CampaignCreateBody, who: Principal): Promise<number> {
-  const { artifact, targets: resolved } = await plan(db, body);
-  const targets = shuffle(resolved);
-  if (targets.length === 0) throw new AppError('CAMPAIGN_NO_TARGETS');
+  const { artifact, targets } = await plan(db, body);
 
   return db.transaction(async (tx) => {
     const [campaign] = await tx
@@ -144,52 +132,53 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
         soakSeconds: body.soakSeconds,
         successThresholdPercent: body.successThresholdPercent,
         window: body.window,
-        total: targets.length,
+        total: 0,
         createdBy: who.id,
         createdByName: who.username,
       })
       .returning({ id: otaCampaigns.id });
     const id = campaign!.id;
-    for (let i = 0; i < targets.length; i += CHUNK) {
-      await tx.insert(otaJobs).values(
-        targets.slice(i, i + CHUNK).map((t, k) => {
-          const skip = initialSkip(artifact, t.firmware);
-          const now = new Date().toISOString();
-          return {
-            campaignId: id,
-            sn: t.sn,
-            ordinal: i + k,
-            fromVersion: t.firmware,
-            toVersion: artifact.version,
-            state: (skip ? 'SKIPPED' : 'QUEUED') as OtaJobState,
-            reason: skip ?? '',
-            finishedAt: skip ? new Date() : null,
-            history: [{ state: (skip ? 'SKIPPED' : 'QUEUED') as OtaJobState, at: now, attempt: 0, ...(skip ? { reason: skip } : {}) }],
-          };
-        }),
-      );
-    }
+    const state = sql`case when t.skip is null then 'QUEUED' else 'SKIPPED' end`;
+    const [made] = rowsOf<{ n: number }>(
+      await tx.execute(sql`
+        with made as (
+          insert into ota_jobs (campaign_id, sn, ordinal, from_version, to_version, state, reason, finished_at, history)
+          select ${id}, t.sn, (row_number() over (order by random()) - 1)::int, t.firmware, ${artifact.version}, ${state}, coalesce(t.skip, ''),
+                 case when t.skip is not null then now() end,
+                 jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('state', ${state}, 'at', ${new Date().toISOString()}::text, 'attempt', 0, 'reason', t.skip)))
+          from (${targets}) t
+          -- Written in SN order (the order stays random in the ordinals): the SN indexes then fill page by page.
+          order by t.sn
+          returning 1)
+        select count(*)::int as n from made`),
+    );
+    const total = Number(made?.n ?? 0);
+    // Thrown inside the transaction: the campaign row goes with it.
+    if (total === 0) throw new AppError('CAMPAIGN_NO_TARGETS');
+    await tx.update(otaCampaigns).set({ total }).where(eq(otaCampaigns.id, id));
     await supersedeOlder(tx as unknown as Db, id, artifact);
     return id;
   });
 }
 
+/**
+ * One UPDATE: queued jobs of older versions (same kind, language, model) whose device this campaign
+ * now targets. Right after the insert the planner has no statistics for the new jobs and takes them
+ * for a handful; written as a semi-join on SNs, every step of the plan it then picks is an index
+ * probe (older queued jobs on (campaign, state), new ones on (campaign, sn), ids on the key), never
+ * a loop over one million rows per row.
+ */
 async function supersedeOlder(db: Db, campaignId: number, artifact: OtaArtifactRow) {
-  const older = rowsOf<{ id: number; version: string }>(
-    await db.execute(sql`
-      select j.id, a.version from ota_jobs j
-      join ota_campaigns c on c.id = j.campaign_id and c.status in ('running','paused') and c.id <> ${campaignId}
+  await db.execute(sql`
+    update ota_jobs j set state = 'CANCELLED', reason = 'SUPERSEDED', finished_at = now(), updated_at = now(),
+      history = j.history || jsonb_build_array(jsonb_build_object('state', 'CANCELLED', 'at', now(), 'attempt', j.attempt, 'reason', 'SUPERSEDED'))
+    where j.id in (
+      select o.id from ota_jobs n
+      join ota_jobs o on o.sn = n.sn and o.state = 'QUEUED' and o.campaign_id <> n.campaign_id
+      join ota_campaigns c on c.id = o.campaign_id and c.status in ('running','paused')
       join ota_artifacts a on a.id = c.artifact_id and a.kind = ${artifact.kind} and a.language = ${artifact.language} and a.model_id = ${artifact.modelId}
-      where j.state = 'QUEUED' and j.sn in (select sn from ota_jobs where campaign_id = ${campaignId} and state = 'QUEUED')`),
-  );
-  const ids = older.filter((r) => compareVersions(r.version, artifact.version) < 0).map((r) => Number(r.id));
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const part = ids.slice(i, i + CHUNK);
-    await db.execute(sql`
-      update ota_jobs j set state = 'CANCELLED', reason = 'SUPERSEDED', finished_at = now(), updated_at = now(),
-        history = j.history || jsonb_build_array(jsonb_build_object('state', 'CANCELLED', 'at', now(), 'attempt', j.attempt, 'reason', 'SUPERSEDED'))
-      where j.state = 'QUEUED' and j.id in (${sql.join(part.map((x) => sql`${x}`), sql`, `)})`);
-  }
+      where n.campaign_id = ${campaignId} and n.state = 'QUEUED' and ${versionKey(sql`a.version`)} < ${versionKey(artifact.version)})
+      and j.state = 'QUEUED'`);
 }
 
 const campaignColumns = { campaign: otaCampaigns, kind: otaArtifacts.kind, version: otaArtifacts.version, modelCode: productModels.code };

@@ -78,11 +78,12 @@ export const otaJobs = pgTable(
   },
   (t) => [
     uniqueIndex('ota_jobs_campaign_sn').on(t.campaignId, t.sn),
-    uniqueIndex('ota_jobs_key').on(t.jobKey),
+    // Partial: a queued job has no key and no dispatch time yet, so creating a million jobs writes neither index.
+    uniqueIndex('ota_jobs_key').on(t.jobKey).where(sql`${t.jobKey} is not null`),
     index('ota_jobs_campaign_state_ordinal').on(t.campaignId, t.state, t.ordinal),
     index('ota_jobs_sn_id').on(t.sn, t.id),
     index('ota_jobs_updated').on(t.updatedAt, t.id),
-    index('ota_jobs_dispatched').on(t.campaignId, t.dispatchedAt),
+    index('ota_jobs_dispatched').on(t.campaignId, t.dispatchedAt).where(sql`${t.dispatchedAt} is not null`),
   ],
 );
 export type OtaJobRow = typeof otaJobs.$inferSelect;

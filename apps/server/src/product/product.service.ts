@@ -72,16 +72,18 @@ export async function listSn(db: Db, query: SnListQuery) {
   if (query.region) conditions.push(eq(devices.region, query.region));
   if (query.owner) conditions.push(ownerIs(query.owner));
   const where = and(...conditions);
-  const rows = await db
-    .select(snColumns)
-    .from(devices)
-    .innerJoin(productModels, eq(productModels.id, devices.modelId))
-    .leftJoin(deviceState, eq(deviceState.sn, devices.sn))
-    .where(where)
-    .orderBy(asc(devices.sn))
-    .limit(query.pageSize)
-    .offset(pageOffset(query));
-  const { total, exact } = await countMatches(db, () => db.select({ one: devices.sn }).from(devices).where(where).$dynamic());
+  const [rows, { total, exact }] = await Promise.all([
+    db
+      .select(snColumns)
+      .from(devices)
+      .innerJoin(productModels, eq(productModels.id, devices.modelId))
+      .leftJoin(deviceState, eq(deviceState.sn, devices.sn))
+      .where(where)
+      .orderBy(asc(devices.sn))
+      .limit(query.pageSize)
+      .offset(pageOffset(query)),
+    countMatches(db, () => db.select({ one: devices.sn }).from(devices).where(where).$dynamic()),
+  ]);
   return { list: rows.map((r) => toSnRecord(r as SnRow)), total, totalExact: exact };
 }
 

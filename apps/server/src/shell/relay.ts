@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { canAccess, errorMessage, errors, shellApi, shellClientMessageSchema, type ErrorKey, type ErrorParams, type ShellServerMessage, type ShellStats } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { CommandError } from '../gateway/commands.ts';
-import { factorRefusal, principalOf } from '../http/auth.ts';
+import { factorRefusal } from '../http/auth.ts';
 import { AppError, localeOf } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { LiveSession } from './live-session.ts';
@@ -124,9 +124,9 @@ export class ShellRelay {
 
   /** Undefined when the token is a live session of a role allowed to use the shell. */
   private async authenticate(request: FastifyRequest | undefined, token: string): Promise<ErrorKey | undefined> {
-    // principalOf reads the bearer header; the socket carries the token in its first message instead.
+    // The principal reader reads the bearer header; the socket carries the token in its first message instead.
     const asHeader = { headers: { authorization: `Bearer ${token}` } } as FastifyRequest;
-    const who = await principalOf(this.app, this.ctx.db, asHeader).catch(() => undefined);
+    const who = await this.ctx.principalOf(asHeader).catch(() => undefined);
     if (!who) return 'NOT_SIGNED_IN';
     if (request) request.principal = who;
     if (!canAccess(who.role, shellApi.socket.access.resource)) return 'FORBIDDEN';

@@ -76,14 +76,16 @@ const after = (c: { at: Date; id: number }) => or(sql`${taskRuns.startedAt} < ${
 export async function listRuns(db: Db, q: RunListQuery) {
   const where = conditions(q);
   const cursor = parseCursor(q.cursor);
-  const rows = await db
-    .select()
-    .from(taskRuns)
-    .where(and(...where, cursor ? after(cursor) : undefined))
-    .orderBy(desc(taskRuns.startedAt), desc(taskRuns.id))
-    .limit(q.pageSize + 1)
-    .offset(cursor ? 0 : (q.page - 1) * q.pageSize);
-  const { total, exact } = await countMatches(db, () => db.select({ id: taskRuns.id }).from(taskRuns).where(and(...where)).$dynamic());
+  const [rows, { total, exact }] = await Promise.all([
+    db
+      .select()
+      .from(taskRuns)
+      .where(and(...where, cursor ? after(cursor) : undefined))
+      .orderBy(desc(taskRuns.startedAt), desc(taskRuns.id))
+      .limit(q.pageSize + 1)
+      .offset(cursor ? 0 : (q.page - 1) * q.pageSize),
+    countMatches(db, () => db.select({ id: taskRuns.id }).from(taskRuns).where(and(...where)).$dynamic()),
+  ]);
   const page = rows.slice(0, q.pageSize);
   const last = page[page.length - 1];
   return { list: page.map(toRun), total, totalExact: exact, nextCursor: rows.length > q.pageSize && last ? `${last.startedAt.getTime()}_${last.id}` : null };

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { devices } from '../devices/devices.sql.ts';
 import { appUser } from '../end-users/app-session.ts';
 import { requireLink } from '../end-users/binding.service.ts';
-import { writeUserLog, type UserLogEntry } from '../end-users/user-log.service.ts';
+import { trackUserAction, type UserLogEntry } from '../end-users/user-log.service.ts';
 import { commandFailure } from '../gateway/commands.ts';
 import { serve } from '../http/endpoints.ts';
 import { AppError } from '../http/envelope.ts';
@@ -133,19 +133,7 @@ export function taskRoutes(app: FastifyInstance, ctx: AppContext) {
     dailyReport: ({ query }) => taskDailyReport(ctx.db, query),
   });
 
-  /** Runs an app action and records it in the user log either way. */
-  async function track<T>(request: FastifyRequest, entry: Omit<UserLogEntry, 'result'>, work: () => Promise<T>): Promise<T> {
-    const user = appUser(request);
-    const base = { ...entry, userId: user.id, email: user.email, country: user.country };
-    try {
-      const result = await work();
-      await writeUserLog(ctx, request, { ...base, result: 'success' });
-      return result;
-    } catch (err) {
-      await writeUserLog(ctx, request, { ...base, result: 'failure', detail: { ...entry.detail, error: err instanceof AppError ? err.key : 'FAILURE' } });
-      throw err;
-    }
-  }
+  const track = <T>(request: FastifyRequest, entry: Omit<UserLogEntry, 'result'>, work: () => Promise<T>) => trackUserAction(ctx, request, entry, work);
   const link = (request: FastifyRequest, sn: string) => requireLink(ctx.db, appUser(request).id, sn);
 
   serve(app, ctx, appTaskApi, {

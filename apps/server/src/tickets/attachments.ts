@@ -8,7 +8,10 @@ import type { FastifyReply } from 'fastify';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import { isStorableText, type TicketAttachmentType } from '@mowerline/contract';
+import { asc, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
 import { AppError } from '../http/envelope.ts';
+import { ticketFileDeletions } from './tickets.sql.ts';
 
 /**
  * Ticket attachments, stored like firmware under DATA_DIR/files (here `tickets/`), streamed to disk
@@ -154,6 +157,29 @@ export async function stageAttachment(dataDir: string, source: Readable & { trun
 export async function discard(dataDir: string, staged: readonly StagedFile[]): Promise<void> {
   const files = staged.flatMap((s) => [s.relative, s.thumbRelative]).filter((f): f is string => !!f);
   await Promise.all(files.map((f) => rm(path.join(filesRoot(dataDir), f), { force: true })));
+}
+
+/**
+ * Removes the files whose attachment rows are gone (queued by the database, tickets.sql.ts), a
+ * batch at a time; a path leaves the queue only once its file is gone. Returns how many went.
+ */
+export async function sweepDeletedFiles(db: Db, dataDir: string): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch = await db.select({ path: ticketFileDeletions.path }).from(ticketFileDeletions).orderBy(asc(ticketFileDeletions.queuedAt)).limit(500);
+    if (batch.length === 0) return removed;
+    const root = filesRoot(dataDir);
+    await Promise.all(
+      batch.map(async ({ path: relative }) => {
+        const full = path.join(root, relative);
+        // Paths are the server's own (tickets/<random>.<ext>); anything else is never followed.
+        if (path.relative(root, full).startsWith('..')) return;
+        await rm(full, { force: true });
+      }),
+    );
+    await db.delete(ticketFileDeletions).where(inArray(ticketFileDeletions.path, batch.map((b) => b.path)));
+    removed += batch.length;
+  }
 }
 
 /** Sends a stored attachment (or its thumbnail) as a download, never as something a browser would render. */

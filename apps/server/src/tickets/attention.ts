@@ -29,6 +29,6 @@ export const ticketAttentionSources: AttentionSource[] = [
     resource: 'ticket',
     level: 'danger',
     link: '/ticket/list?view=breaching',
-    count: async (db) => db.$count(tickets, breachingNow(new Date())),
+    count: async (db) => db.$count(tickets, breachingNow()),
   },
 ];

@@ -1,4 +1,4 @@
-import { and, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { defaultTicketSla, ticketPriorities, type TicketPriority, type TicketSlaBody, type TicketSlaTarget } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { tickets, ticketSla } from './tickets.sql.ts';
@@ -65,10 +65,11 @@ export const breachedSql: SQL<boolean> = sql<boolean>`(
 export const RUNNING: Array<'new' | 'open'> = ['new', 'open'];
 
 /** Active tickets past a running due time: each side is a range on a partial index (tickets.sql.ts). */
-export function breachingNow(now: Date): SQL {
-  // Literal statuses, so the planner matches the partial indexes whatever the parameters.
+export function breachingNow(): SQL {
+  // Literal statuses, so the planner matches the partial indexes whatever the parameters; the
+  // database's now() rather than a parameter, so the list's cached total keeps one key per filter.
   return and(
     sql`${tickets.status} in ('new', 'open')`,
-    or(and(isNull(tickets.firstResponseAt), lt(tickets.firstResponseDue, now)), lt(tickets.resolutionDue, now)),
+    or(and(isNull(tickets.firstResponseAt), sql`${tickets.firstResponseDue} < now()`), sql`${tickets.resolutionDue} < now()`),
   )!;
 }

@@ -17,7 +17,7 @@ import { tickets } from './tickets.sql.ts';
 
 const ACTIVE = sql`${tickets.status} in ('new', 'open', 'pending_customer')`;
 
-function conditions(f: TicketFilter, staffId: number, now: Date): SQL[] {
+function conditions(f: TicketFilter, staffId: number): SQL[] {
   const where: SQL[] = [];
   if (f.status) where.push(eq(tickets.status, f.status));
   if (f.priority) where.push(eq(tickets.priority, f.priority));
@@ -33,7 +33,7 @@ function conditions(f: TicketFilter, staffId: number, now: Date): SQL[] {
   if (f.view === 'mine') where.push(eq(tickets.assigneeId, staffId), ACTIVE);
   // Literal statuses so the partial index (tickets_unassigned_activity) matches.
   if (f.view === 'unassigned') where.push(isNull(tickets.assigneeId), ACTIVE);
-  if (f.view === 'breaching') where.push(breachingNow(now));
+  if (f.view === 'breaching') where.push(breachingNow());
   if (f.keyword) {
     const number = /^#?(\d{1,9})$/.exec(f.keyword)?.[1];
     const text = sql`${tickets.search} @@ websearch_to_tsquery('simple', ${f.keyword})`;
@@ -53,19 +53,21 @@ function parseCursor(cursor: string | undefined): { at: Date; id: number } | und
 /** The nearest running due time: first response until answered, then resolution. */
 const nextDue = sql`case when ${tickets.status} in ('new', 'open') then coalesce(case when ${tickets.firstResponseAt} is null then ${tickets.firstResponseDue} end, ${tickets.resolutionDue}) end`;
 
-export async function listTickets(db: Db, q: TicketListQuery, staffId: number, now = new Date()): Promise<TicketPage> {
-  const where = conditions(q, staffId, now);
+export async function listTickets(db: Db, q: TicketListQuery, staffId: number): Promise<TicketPage> {
+  const where = conditions(q, staffId);
   const key = q.sort === '-createdAt' ? tickets.createdAt : tickets.lastActivityAt;
   // The due-time order has no index to walk: it pages by offset only.
   const after = q.sort === 'slaDue' ? undefined : parseCursor(q.cursor);
   const pageWhere = after ? [...where, sql`(${key}, ${tickets.id}) < (${after.at}, ${after.id})`] : where;
   const order = q.sort === 'slaDue' ? [sql`${nextDue} asc nulls last`, asc(tickets.id)] : [desc(key), desc(tickets.id)];
-  const rows = (await summarySelect(db)
-    .where(and(...pageWhere))
-    .orderBy(...order)
-    .limit(q.pageSize + 1)
-    .offset(after ? 0 : (q.page - 1) * q.pageSize)) as SummaryRow[];
-  const { total, exact } = await countMatches(db, () => db.select({ id: tickets.id }).from(tickets).where(and(...where)).$dynamic());
+  const [rows, { total, exact }] = await Promise.all([
+    summarySelect(db)
+      .where(and(...pageWhere))
+      .orderBy(...order)
+      .limit(q.pageSize + 1)
+      .offset(after ? 0 : (q.page - 1) * q.pageSize) as Promise<SummaryRow[]>,
+    countMatches(db, () => db.select({ id: tickets.id }).from(tickets).where(and(...where)).$dynamic()),
+  ]);
   const page = rows.slice(0, q.pageSize);
   const last = page[page.length - 1]?.ticket;
   const more = rows.length > q.pageSize && last && q.sort !== 'slaDue';
@@ -78,7 +80,7 @@ const header = ['number', 'title', 'category', 'status', 'priority', 'userId', '
 export function exportTickets(db: Db, filter: TicketFilter, staffId: number): Readable {
   async function* lines() {
     yield '\ufeff' + csvLine(header);
-    const where = conditions(filter, staffId, new Date());
+    const where = conditions(filter, staffId);
     let after: { at: Date; id: number } | undefined;
     for (;;) {
       const rows = (await summarySelect(db)

@@ -20,7 +20,8 @@ import { principal } from '../http/auth.ts';
 import { serve } from '../http/endpoints.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
-import { discard, sendAttachment, stageAttachment, type StagedFile } from './attachments.ts';
+import { trackUserAction } from '../end-users/user-log.service.ts';
+import { discard, sendAttachment, stageAttachment, sweepDeletedFiles, type StagedFile } from './attachments.ts';
 import { startInboundListener } from './inbound-mail.ts';
 import { replyAddresses } from './reply-address.ts';
 import { saveSlaTargets, slaTargets } from './sla.ts';
@@ -106,20 +107,23 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
     // A file past the limit is cut (`truncated`) and refused by the service with the catalogue error.
     await scope.register(fastifyMultipart, { throwFileSizeLimit: false, limits: { fields: 10, fieldSize: 16 * 1024, files: TICKET_MAX_ATTACHMENTS + 1, parts: 20, fileSize: maxBytes } });
     serve(scope, ctx, appTicketApi, {
-      create: async ({ request }) => {
-        const user = appUser(request);
-        const { body, files } = await readCreate(request);
-        try {
-          if (body.sn) await requireLink(ctx.db, user.id, body.sn);
-          const snapshot = body.sn ? await deviceSnapshot(ctx.db, body.sn) : null;
-          const row = await createTicket(ctx.db, dataDir, { userId: user.id, userName: user.name, body, appVersion: header(request, 'x-app-version'), os: header(request, 'x-app-os'), snapshot, files });
-          await ctx.notify.foldToStaff('todo', messageKinds.ticketNew, { number: String(row.number), title: row.title, category: row.category, user: user.name || user.email, sn: row.sn ?? '', id: String(row.id) });
-          return appTicketDetail(ctx.db, row);
-        } catch (err) {
-          await discard(dataDir, files);
-          throw err;
-        }
-      },
+      create: ({ request }) =>
+        trackUserAction(ctx, request, { action: 'feedback.create' }, async (note) => {
+          const user = appUser(request);
+          const { body, files } = await readCreate(request);
+          note({ sn: body.sn ?? '', detail: { category: body.category, attachments: files.length } });
+          try {
+            if (body.sn) await requireLink(ctx.db, user.id, body.sn);
+            const snapshot = body.sn ? await deviceSnapshot(ctx.db, body.sn) : null;
+            const row = await createTicket(ctx.db, dataDir, { userId: user.id, userName: user.name, body, appVersion: header(request, 'x-app-version'), os: header(request, 'x-app-os'), snapshot, files });
+            note({ detail: { ticket: row.number } });
+            await ctx.notify.foldToStaff('todo', messageKinds.ticketNew, { number: String(row.number), title: row.title, category: row.category, user: user.name || user.email, sn: row.sn ?? '', id: String(row.id) });
+            return appTicketDetail(ctx.db, row);
+          } catch (err) {
+            await discard(dataDir, files);
+            throw err;
+          }
+        }),
 
       list: async ({ query, request }) => {
         const userId = appUser(request).id;
@@ -136,27 +140,30 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
 
       detail: async ({ params, request }) => appTicketDetail(ctx.db, await ownTicket(ctx.db, appUser(request).id, params.id)),
 
-      reply: async ({ params, body, request }) => {
-        const user = appUser(request);
-        const row = await ownTicket(ctx.db, user.id, params.id);
-        const after = await customerReply(ctx.db, row, user.name, body.body, 'app');
-        await notifyAssignee(after, user.name || user.email);
-        return appTicketDetail(ctx.db, after);
-      },
+      reply: ({ params, body, request }) =>
+        trackUserAction(ctx, request, { action: 'feedback.reply', detail: { ticketId: params.id } }, async () => {
+          const user = appUser(request);
+          const row = await ownTicket(ctx.db, user.id, params.id);
+          const after = await customerReply(ctx.db, row, user.name, body.body, 'app');
+          await notifyAssignee(after, user.name || user.email);
+          return appTicketDetail(ctx.db, after);
+        }),
 
-      rate: async ({ params, body, request }) => {
-        const user = appUser(request);
-        const row = await ownTicket(ctx.db, user.id, params.id);
-        return appTicketDetail(ctx.db, await rateTicket(ctx.db, row, user.name, body.score, body.comment));
-      },
+      rate: ({ params, body, request }) =>
+        trackUserAction(ctx, request, { action: 'feedback.rate', detail: { ticketId: params.id, score: body.score } }, async () => {
+          const user = appUser(request);
+          const row = await ownTicket(ctx.db, user.id, params.id);
+          return appTicketDetail(ctx.db, await rateTicket(ctx.db, row, user.name, body.score, body.comment));
+        }),
 
-      reopen: async ({ params, body, request }) => {
-        const user = appUser(request);
-        const row = await ownTicket(ctx.db, user.id, params.id);
-        const after = await reopenTicket(ctx.db, row, user.name, body.reason);
-        await notifyAssignee(after, user.name || user.email);
-        return appTicketDetail(ctx.db, after);
-      },
+      reopen: ({ params, body, request }) =>
+        trackUserAction(ctx, request, { action: 'feedback.reopen', detail: { ticketId: params.id } }, async () => {
+          const user = appUser(request);
+          const row = await ownTicket(ctx.db, user.id, params.id);
+          const after = await reopenTicket(ctx.db, row, user.name, body.reason);
+          await notifyAssignee(after, user.name || user.email);
+          return appTicketDetail(ctx.db, after);
+        }),
 
       attachment: async ({ params, query, request, reply }) => {
         await ownTicket(ctx.db, appUser(request).id, params.id);
@@ -254,8 +261,14 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Resolved tickets close once their reopen window has passed.
   const timer = setInterval(() => void closeExpired(ctx.db).catch((err: unknown) => app.log.error({ err }, 'closing expired tickets failed')), 3_600_000);
+  // Files of deleted attachment rows (an erased account's tickets) leave the disk within a minute.
+  const sweeper = setInterval(() => void sweepDeletedFiles(ctx.db, dataDir).catch((err: unknown) => app.log.error({ err }, 'removing deleted ticket files failed')), 60_000);
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  sweeper.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearInterval(sweeper);
+  });
 }
 
 /** The create body from JSON or multipart fields: the validator's rules, applied here because multipart bypasses it. */

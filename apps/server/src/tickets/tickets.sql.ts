@@ -60,6 +60,8 @@ export const tickets = pgTable(
     index('tickets_created').on(t.createdAt, t.id),
     index('tickets_status_activity').on(t.status, t.lastActivityAt, t.id),
     index('tickets_priority_activity').on(t.priority, t.lastActivityAt, t.id),
+    // The usual pair of a triage filter: its page and its capped count are one index range (not a bitmap of two).
+    index('tickets_status_priority_activity').on(t.status, t.priority, t.lastActivityAt, t.id),
     index('tickets_category_activity').on(t.category, t.lastActivityAt, t.id),
     index('tickets_assignee_activity').on(t.assigneeId, t.lastActivityAt, t.id),
     index('tickets_user_activity').on(t.userId, t.lastActivityAt, t.id),
@@ -118,6 +120,18 @@ export const ticketAttachments = pgTable(
   (t) => [index('ticket_attachments_ticket').on(t.ticketId)],
 );
 export type TicketAttachmentRow = typeof ticketAttachments.$inferSelect;
+
+/**
+ * Stored files whose attachment row is gone, waiting to be removed from disk. A trigger on
+ * ticket_attachments (migration 0017) fills it in the deleting transaction, whatever deleted the
+ * row: an erased app account's cascade, a deleted ticket, raw SQL. So a file outlives its row only
+ * until the next sweep (`sweepDeletedFiles`), even across a crash.
+ */
+export const ticketFileDeletions = pgTable('ticket_file_deletions', {
+  /** Relative to DATA_DIR/files. */
+  path: text('path').primaryKey(),
+  queuedAt: timestamp('queued_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** What changed on a ticket, by whom (staff member, the customer, or the platform). */
 export const ticketHistory = pgTable(

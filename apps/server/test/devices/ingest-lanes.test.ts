@@ -58,4 +58,32 @@ describe('ingest writer lanes', () => {
     // 490 waiting behind the first slow write still go 200 (20 × batchMax) at a time.
     expect(largest).toBe(200);
   });
+
+  it('behind a stalled database keeps at most 1 % over maxPending, drops the oldest telemetry and counts it', async () => {
+    let release!: () => void;
+    const stalled = new Promise<void>((r) => (release = r));
+    const written: number[] = [];
+    const counters = new Counters();
+    const ingest = new Ingest(
+      async (batch) => {
+        await stalled;
+        for (const m of batch.telemetry) written.push(m.body.ts);
+      },
+      counters,
+      { flushMs: 1, batchMax: 10, maxPending: 1000, maxAttempts: 3, writers: 1, log: silent },
+    );
+    const sent = 5000;
+    for (let i = 0; i < sent; i++) {
+      ingest.accept(deviceTopic('FULL0001', deviceTopics.telemetry), Buffer.from(JSON.stringify(telemetryPayload({ ts: 1_700_000_000_000 + i }))));
+      // The first flush took its 10 rows before the buffer filled; the rest waits.
+      expect(ingest.size()).toBeLessThanOrEqual(1010);
+    }
+    release();
+    await ingest.stop();
+    expect(written.length + counters.get('dropped.overflow')).toBe(sent);
+    // Oldest dropped: what is written is the first batch, then the newest, in order.
+    expect(written.slice(10)).toEqual([...written.slice(10)].sort((a, b) => a - b));
+    expect(written.at(-1)).toBe(1_700_000_000_000 + sent - 1);
+    expect(written.length).toBeGreaterThanOrEqual(1000);
+  });
 });

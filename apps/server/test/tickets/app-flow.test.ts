@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors, messageKinds, type AppTicketDetail, type NotifyStats, type TicketDetail, type TicketPage } from '@mowerline/contract';
 import { deviceEvents, deviceState } from '../../src/devices/devices.sql.ts';
+import { userLogs } from '../../src/end-users/end-users.sql.ts';
 import { messages } from '../../src/messages/messages.sql.ts';
 import { systemLogs } from '../../src/system-log/system-log.sql.ts';
 import { tickets } from '../../src/tickets/tickets.sql.ts';
@@ -121,6 +122,19 @@ describe('feedback tickets: the app flow, the staff workflow, SLA, merge, bulk a
     // Staff changes are audited.
     const audit = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.targetType, 'ticket'));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['ticket.reply', 'ticket.update']));
+    // The customer's own steps are in the user log, a refused one as a failure.
+    const log = await server.ctx.db.select().from(userLogs).where(eq(userLogs.userId, ann.id));
+    const feedback = log.filter((l) => l.action.startsWith('feedback.')).map((l) => [l.action, l.result]);
+    expect(feedback).toEqual(
+      expect.arrayContaining([
+        ['feedback.create', 'success'],
+        ['feedback.reply', 'success'],
+        ['feedback.rate', 'success'],
+        ['feedback.reopen', 'success'],
+        ['feedback.reply', 'failure'],
+      ]),
+    );
+    expect(log.find((l) => l.action === 'feedback.create')).toMatchObject({ sn: ann.sn, detail: { category: 'device', ticket: created.number } });
   });
 
   it('answers another user’s ticket with 404 on every app route, and a mower of someone else is refused', async () => {

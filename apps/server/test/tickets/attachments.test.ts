@@ -2,6 +2,9 @@ import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors, type TicketDetail } from '@mowerline/contract';
+import { eraseDueAccounts } from '../../src/end-users/admin.service.ts';
+import { appUsers } from '../../src/end-users/end-users.sql.ts';
+import { sweepDeletedFiles } from '../../src/tickets/attachments.ts';
 import { ticketAttachments, tickets } from '../../src/tickets/tickets.sql.ts';
 import type { TestServer } from '../harness.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
@@ -111,5 +114,23 @@ describe('ticket attachments: sniffed, re-encoded without EXIF, thumbnailed; ref
     expect(foreign.body.code).toBe(errors.APP_DEVICE_NOT_FOUND.code);
     expect(await storedFiles(env.dataDir)).toEqual(before);
     expect(await rowsOf()).toEqual(rows);
+  });
+
+  it("removes an erased account's files from disk, and only theirs", async () => {
+    const png = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0000ff' } }).png().toBuffer());
+    const leaving = await confirmedAppUser(server, env.admin, { name: 'Leaving' });
+    const before = await storedFiles(env.dataDir);
+    const filed = await fileFeedback(server, leaving.token, fields, [{ name: 'mine.png', bytes: png }]);
+    expect(filed.body.code).toBe(0);
+    const mine = (await storedFiles(env.dataDir)).filter((f) => !before.includes(f));
+    // The image and its thumbnail.
+    expect(mine).toHaveLength(2);
+    await server.ctx.db.update(appUsers).set({ status: 'deletion_pending', deletionAt: new Date(Date.now() - 1000) }).where(eq(appUsers.id, leaving.id));
+    expect(await eraseDueAccounts(server.ctx)).toContain(leaving.id);
+    // The rows went with the account in one transaction; the database queued the files.
+    expect(await server.ctx.db.select().from(ticketAttachments).where(eq(ticketAttachments.ticketId, filed.body.data.id))).toEqual([]);
+    expect(await sweepDeletedFiles(server.ctx.db, env.dataDir)).toBe(2);
+    expect(await storedFiles(env.dataDir)).toEqual(before);
+    expect(await sweepDeletedFiles(server.ctx.db, env.dataDir)).toBe(0);
   });
 });

@@ -147,4 +147,8 @@ export default {
   'endUser.action.schedule.update': 'Edit schedule',
   'endUser.action.schedule.delete': 'Delete schedule',
   'endUser.action.task.command': 'Mowing command',
+  'endUser.action.feedback.create': 'File feedback',
+  'endUser.action.feedback.reply': 'Reply to feedback',
+  'endUser.action.feedback.rate': 'Rate feedback',
+  'endUser.action.feedback.reopen': 'Reopen feedback',
 };

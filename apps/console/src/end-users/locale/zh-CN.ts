@@ -147,4 +147,8 @@ export default {
   'endUser.action.schedule.update': '编辑计划',
   'endUser.action.schedule.delete': '删除计划',
   'endUser.action.task.command': '割草指令',
+  'endUser.action.feedback.create': '提交反馈',
+  'endUser.action.feedback.reply': '回复反馈',
+  'endUser.action.feedback.rate': '评价反馈',
+  'endUser.action.feedback.reopen': '重新打开反馈',
 };

@@ -1,0 +1,1 @@
+CREATE INDEX "device_events_severity_status_last" ON "device_events" USING btree ("severity","status","last_at");
