@@ -245,6 +245,17 @@ export class AppUserSim {
     });
   }
 
+  /**
+   * "Mow now" from the app on the first mower already bound to this account; the run's id, or null
+   * while none is bound yet (binding runs in the background at start).
+   */
+  async startMowing(durationMin = 30): Promise<string | null> {
+    const [device] = await this.api<Array<{ sn: string }>>('GET', '/api/app/v1/devices');
+    if (!device) return null;
+    const started = await this.api<{ runId: string | null }>('POST', `/api/app/v1/devices/${device.sn}/task/start`, { zones: [], durationMin });
+    return started.runId;
+  }
+
   async checkDevices(): Promise<void> {
     await this.api('GET', '/api/app/v1/devices');
   }
