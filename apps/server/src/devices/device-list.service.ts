@@ -6,7 +6,7 @@ import { pageOffset, prefixPattern } from '../db/helpers.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { countMatches } from './count.ts';
-import { BATTERY_UNKNOWN, deviceState, devices, ownerIs } from './devices.sql.ts';
+import { BATTERY_UNKNOWN, deviceState, devices, LAST_SEEN_RESOLUTION_S, ownerIs, seenAt } from './devices.sql.ts';
 
 export const summaryColumns = {
   sn: devices.sn,
@@ -19,7 +19,9 @@ export const summaryColumns = {
   createdAt: devices.createdAt,
   online: deviceState.online,
   onlineChangedAt: deviceState.onlineChangedAt,
-  lastSeenAt: deviceState.lastSeenAt,
+  lastSeenAt: seenAt,
+  /** The order's key (coarse); `lastSeenAt` is the exact time shown. */
+  lastSeenKey: deviceState.lastSeenAt,
   state: deviceState.state,
   activity: deviceState.activity,
   errorCode: deviceState.errorCode,
@@ -31,7 +33,8 @@ export const summaryColumns = {
   rssi: deviceState.rssi,
   firmware: deviceState.firmware,
 };
-export type SummaryRow = { [K in keyof typeof summaryColumns]: (typeof summaryColumns)[K]['_']['data'] };
+type ColumnData<C> = C extends SQL<infer D> ? D : C extends { _: { data: infer D } } ? D : never;
+export type SummaryRow = { [K in keyof typeof summaryColumns]: ColumnData<(typeof summaryColumns)[K]> };
 
 /** Database sentinels (devices.sql.ts) become nulls; a disconnected mower shows `offline`. */
 export function toSummary(row: SummaryRow): DeviceSummary {
@@ -110,8 +113,12 @@ function filterConditions(f: DeviceFilter, plan: Plan): SQL | undefined {
   if (f.online !== undefined) c.push(eq(deviceState.online, f.online));
   if (f.state === 'offline') c.push(eq(deviceState.online, false));
   else if (f.state) c.push(eq(deviceState.online, true), eq(deviceState.state, f.state));
-  if (f.lastSeenFrom) c.push(gte(deviceState.lastSeenAt, new Date(f.lastSeenFrom)));
-  if (f.lastSeenTo) c.push(lte(deviceState.lastSeenAt, new Date(f.lastSeenTo)));
+  // The indexed column lags by up to LAST_SEEN_RESOLUTION_S: it narrows the range, the exact time decides.
+  if (f.lastSeenFrom) {
+    const from = new Date(f.lastSeenFrom);
+    c.push(gte(deviceState.lastSeenAt, new Date(from.getTime() - LAST_SEEN_RESOLUTION_S * 1000)), gte(seenAt, from));
+  }
+  if (f.lastSeenTo) c.push(lte(deviceState.lastSeenAt, new Date(f.lastSeenTo)), lte(seenAt, new Date(f.lastSeenTo)));
   return c.length > 0 ? and(...c) : undefined;
 }
 
@@ -122,7 +129,8 @@ interface Cursor {
 }
 
 function keyOf(row: SummaryRow, kind: KeyKind, name: string): string | number {
-  const field = name.replace(/^-/, '') as keyof SummaryRow;
+  const sorted = name.replace(/^-/, '');
+  const field = (sorted === 'lastSeenAt' ? 'lastSeenKey' : sorted) as keyof SummaryRow;
   const value = row[field];
   return kind === 'time' ? (value as Date).toISOString() : (value as string | number);
 }

@@ -25,7 +25,7 @@ const split = (s: string | null, n: number) => (n === 0 || s === null ? [] : s.s
 export async function devicePositions(db: Db, query: DevicePositionsQuery): Promise<DevicePositions> {
   const readAt = Date.now();
   const since = query.since ? new Date(query.since) : undefined;
-  const changed = since ? sql`and (last_seen_at > ${since.toISOString()} or online_changed_at > ${since.toISOString()})` : sql``;
+  const changed = since ? sql`and (telemetry_received_at > ${since.toISOString()} or online_changed_at > ${since.toISOString()})` : sql``;
   const result = await db.execute(sql`
     select count(*) as n,
            string_agg(sn, ',') as sn,

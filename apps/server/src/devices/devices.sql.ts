@@ -80,6 +80,11 @@ export const deviceState = pgTable(
     onlineChangedAt: timestamp('online_changed_at', { withTimezone: true }),
     /** Connection id of the last `online` status (docs/device-protocol.md, presence). */
     connId: text('conn_id').notNull().default(''),
+    /**
+     * Indexed (list order, staleness sweep), so telemetry advances it at most every
+     * LAST_SEEN_RESOLUTION_S: rewriting it with each message made every upsert touch all of this
+     * table's indexes instead of none (a HOT update). The exact time is `seenAt` below.
+     */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().default(sql`'1970-01-01T00:00:00Z'`),
     /** Time of the latest telemetry applied: the device's, or the receive time when its clock ran ahead (batch-writer.ts). */
     telemetryAt: timestamp('telemetry_at', { withTimezone: true }),
@@ -97,9 +102,12 @@ export const deviceState = pgTable(
     firmware: text('firmware').notNull().default(''),
     /**
      * `firmware` as a key that sorts like `compareVersions` (byte order): OTA version ranges and
-     * minimum versions become an index range in SQL (ota/version-key.ts, a PL/pgSQL function in migration 0018).
+     * minimum versions become an index range in SQL (ota/version-key.ts, a PL/pgSQL function in
+     * migration 0018). Kept by triggers (migration 0022), never written by the application: computed
+     * when a row is inserted and when its firmware changes, not on each telemetry upsert (as a
+     * generated column it was a PL/pgSQL call per message, a third of PGlite's cost, issue 18).
      */
-    firmwareKey: byteOrderText('firmware_key').generatedAlwaysAs(sql`ota_version_key(firmware)`),
+    firmwareKey: byteOrderText('firmware_key'),
   },
   (t) => [
     index('device_state_seen_sn').on(t.lastSeenAt, t.sn),
@@ -114,6 +122,12 @@ export const deviceState = pgTable(
   ],
 );
 export type DeviceStateRow = typeof deviceState.$inferSelect;
+
+/** How far `last_seen_at` may lag the last message (batch-writer.ts); filters and the sweep allow for it. */
+export const LAST_SEEN_RESOLUTION_S = 30;
+
+/** When the device was last heard from, exactly: the indexed, coarse column or the latest telemetry's receive time. */
+export const seenAt = sql<Date>`greatest(${deviceState.lastSeenAt}, ${deviceState.telemetryReceivedAt})`.mapWith(deviceState.lastSeenAt);
 
 /** Every accepted telemetry message; append-only, trimmed by TELEMETRY_RETENTION_DAYS. */
 export const telemetryHistory = pgTable(

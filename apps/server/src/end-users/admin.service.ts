@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
-import { deviceState, devices, NEVER_SEEN } from '../devices/devices.sql.ts';
+import { deviceState, devices, NEVER_SEEN, seenAt } from '../devices/devices.sql.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { getUser, mailCode } from './accounts.service.ts';
@@ -79,7 +79,7 @@ export async function endUserDetail(db: Db, ctx: AppContext, id: number): Promis
       modelCode: productModels.code,
       online: deviceState.online,
       state: deviceState.state,
-      lastSeenAt: deviceState.lastSeenAt,
+      lastSeenAt: seenAt,
     })
     .from(appDeviceLinks)
     .innerJoin(devices, eq(devices.sn, appDeviceLinks.sn))

@@ -4,7 +4,7 @@ import type { AppDevice, DeviceState, MowerActivity } from '@mowerline/contract'
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/helpers.ts';
-import { BATTERY_UNKNOWN, deviceState, devices, NEVER_SEEN } from '../devices/devices.sql.ts';
+import { BATTERY_UNKNOWN, deviceState, devices, NEVER_SEEN, seenAt } from '../devices/devices.sql.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { appDeviceLinks, appUsers, devicePairingCodes, userLogs } from './end-users.sql.ts';
@@ -70,7 +70,7 @@ export async function appDevices(db: Db, userId: number, sn?: string): Promise<A
       battery: deviceState.battery,
       lat: deviceState.lat,
       lng: deviceState.lng,
-      lastSeenAt: deviceState.lastSeenAt,
+      lastSeenAt: seenAt,
     })
     .from(appDeviceLinks)
     .innerJoin(devices, eq(devices.sn, appDeviceLinks.sn))

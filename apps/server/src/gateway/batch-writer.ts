@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { deviceEvents, deviceState, devices, NEVER_SEEN } from '../devices/devices.sql.ts';
+import { deviceEvents, deviceState, devices, LAST_SEEN_RESOLUTION_S, NEVER_SEEN } from '../devices/devices.sql.ts';
 import type { Counters } from './counters.ts';
 import type { Received, WriteBatch } from './ingest.ts';
 import type { DeviceStatus, EventPayload, Telemetry } from '@mowerline/contract';
@@ -147,7 +147,10 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], clockSkewMs:
         online_changed_at = case when not device_state.online and ${live} then excluded.last_seen_at else device_state.online_changed_at end,
         -- Revived without its online status: the connection is unknown, so its will must apply.
         conn_id = case when not device_state.online and ${live} then '' else device_state.conn_id end,
-        last_seen_at = greatest(device_state.last_seen_at, excluded.last_seen_at),
+        -- Coarse on purpose (devices.sql.ts): within LAST_SEEN_RESOLUTION_S the row's indexed
+        -- columns stay as they are, so the update is HOT; telemetry_received_at keeps the exact time.
+        last_seen_at = case when device_state.last_seen_at < excluded.last_seen_at - make_interval(secs => ${LAST_SEEN_RESOLUTION_S})
+          then excluded.last_seen_at else device_state.last_seen_at end,
         telemetry_at = excluded.telemetry_at, telemetry_received_at = excluded.telemetry_received_at, state = excluded.state, activity = excluded.activity, error_code = excluded.error_code,
         battery = excluded.battery, lat = excluded.lat, lng = excluded.lng, heading = excluded.heading, blade_rpm = excluded.blade_rpm,
         rssi = excluded.rssi, firmware = excluded.firmware

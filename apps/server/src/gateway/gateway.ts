@@ -128,7 +128,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
         broker = await startEmbeddedBroker({ config, credentials, counters, log });
         bus = await broker.bus(handlers);
       }
-      maintenance = startMaintenance(db, { staleSeconds: config.deviceStaleSeconds, retentionDays: config.telemetryRetentionDays, log });
+      maintenance = startMaintenance(db, { staleSeconds: config.deviceStaleSeconds, retentionDays: config.telemetryRetentionDays, embedded: database.kind === 'pglite', log });
       log.info({ mode, nodeId, mqttPort: broker?.tcpPort() ?? null }, 'device gateway started');
     },
 

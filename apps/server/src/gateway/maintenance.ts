@@ -18,7 +18,8 @@ export async function sampleOnline(db: Db, at = new Date()): Promise<void> {
 export async function sweepStale(db: Db, staleSeconds: number): Promise<number> {
   const result = await db.execute(sql`
     update device_state set online = false, online_changed_at = now()
-    where online and last_seen_at < now() - make_interval(secs => ${staleSeconds})`);
+    where online and last_seen_at < now() - make_interval(secs => ${staleSeconds})
+      and greatest(last_seen_at, telemetry_received_at) < now() - make_interval(secs => ${staleSeconds})`);
   return rowCount(result);
 }
 
@@ -44,13 +45,30 @@ export async function trimHistory(db: Db, retentionDays: number, chunk = 10_000)
   }
 }
 
+/**
+ * Embedded PGlite runs no autovacuum: without these, rows that telemetry updates or the retention
+ * deletes would never be reclaimed and the planner would never see fresh statistics. Each mower's
+ * state row is rewritten with every message, so that table is vacuumed each minute (milliseconds
+ * at 10,000 rows); the whole database hourly, after the retention trim.
+ */
+export async function vacuumHotState(db: Db): Promise<void> {
+  await db.execute(sql`vacuum device_state`);
+}
+
+export async function vacuumAll(db: Db): Promise<void> {
+  await db.execute(sql`vacuum (analyze)`);
+}
+
 function rowCount(result: unknown): number {
   const r = result as { rowCount?: number | null; affectedRows?: number };
   return r.rowCount ?? r.affectedRows ?? 0;
 }
 
 /** The gateway's periodic work; every node runs it, each statement is safe to run concurrently. */
-export function startMaintenance(db: Db, opts: { staleSeconds: number; retentionDays: number; log: { warn(o: object, m: string): void } }) {
+export function startMaintenance(
+  db: Db,
+  opts: { staleSeconds: number; retentionDays: number; embedded: boolean; log: { warn(o: object, m: string): void } },
+) {
   // Jobs still running when the server stops are awaited, so none outlives the database.
   const running = new Set<Promise<unknown>>();
   const guard = (what: string, job: () => Promise<unknown>) => () => {
@@ -62,8 +80,12 @@ export function startMaintenance(db: Db, opts: { staleSeconds: number; retention
   const minutely = guard('device presence upkeep', async () => {
     await sweepStale(db, opts.staleSeconds);
     await sampleOnline(db);
+    if (opts.embedded) await vacuumHotState(db);
   });
-  const hourly = guard('telemetry retention', () => trimHistory(db, opts.retentionDays));
+  const hourly = guard('telemetry retention', async () => {
+    await trimHistory(db, opts.retentionDays);
+    if (opts.embedded) await vacuumAll(db);
+  });
   const timers = [setInterval(minutely, 60_000), setInterval(hourly, 3_600_000), setTimeout(hourly, 30_000)];
   for (const t of timers) t.unref();
   minutely();

@@ -117,6 +117,11 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
   const { artifact, targets } = await plan(db, body);
 
   return db.transaction(async (tx) => {
+    // For this transaction only: the rollout order sorts every target in memory instead of in temp
+    // files, and a statement that runs once gains nothing from JIT compiling it (at 1,000,000
+    // targets both were a second each, issue 18).
+    await tx.execute(sql`set local work_mem = '128MB'`);
+    await tx.execute(sql`set local jit = off`);
     const [campaign] = await tx
       .insert(otaCampaigns)
       .values({
@@ -139,13 +144,17 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
       .returning({ id: otaCampaigns.id });
     const id = campaign!.id;
     const state = sql`case when t.skip is null then 'QUEUED' else 'SKIPPED' end`;
+    const at = new Date().toISOString();
+    // Every queued job starts with the same entry: one constant, not a JSON value built per row.
+    const queued = JSON.stringify([{ state: 'QUEUED', at, attempt: 0 }]);
     const [made] = rowsOf<{ n: number }>(
       await tx.execute(sql`
         with made as (
           insert into ota_jobs (campaign_id, sn, ordinal, from_version, to_version, state, reason, finished_at, history)
           select ${id}, t.sn, (row_number() over (order by random()) - 1)::int, t.firmware, ${artifact.version}, ${state}, coalesce(t.skip, ''),
                  case when t.skip is not null then now() end,
-                 jsonb_build_array(jsonb_strip_nulls(jsonb_build_object('state', ${state}, 'at', ${new Date().toISOString()}::text, 'attempt', 0, 'reason', t.skip)))
+                 case when t.skip is null then ${queued}::jsonb
+                      else jsonb_build_array(jsonb_build_object('state', 'SKIPPED', 'at', ${at}::text, 'attempt', 0, 'reason', t.skip)) end
           from (${targets}) t
           -- Written in SN order (the order stays random in the ordinals): the SN indexes then fill page by page.
           order by t.sn

@@ -54,9 +54,12 @@ export const otaJobs = pgTable(
   'ota_jobs',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    campaignId: integer('campaign_id')
-      .notNull()
-      .references(() => otaCampaigns.id, { onDelete: 'cascade' }),
+    /**
+     * No foreign key: its per-row check was a tenth of writing a million jobs (issue 18), and it
+     * guards nothing here. Jobs are only written by createCampaign, in the transaction that inserts
+     * their campaign, and campaigns are never deleted (they end as cancelled or completed).
+     */
+    campaignId: integer('campaign_id').notNull(),
     sn: text('sn').notNull(),
     /** Random position in the rollout: phase k covers ordinals below ceil(total × phases[k] / 100). */
     ordinal: integer('ordinal').notNull(),

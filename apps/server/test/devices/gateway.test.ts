@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { deviceTopic, deviceTopics, type GatewayStats } from '@mowerline/contract';
-import { deviceState, telemetryHistory } from '../../src/devices/devices.sql.ts';
+import { deviceState, LAST_SEEN_RESOLUTION_S, telemetryHistory } from '../../src/devices/devices.sql.ts';
 import { buildApp } from '../../src/app.ts';
-import { sweepStale, trimHistory } from '../../src/gateway/maintenance.ts';
+import { rowsOf } from '../../src/ota/job-steps.ts';
+import { sweepStale, trimHistory, vacuumAll, vacuumHotState } from '../../src/gateway/maintenance.ts';
 import type { TestServer } from '../harness.ts';
 import {
   brokerAuthHeaders,
@@ -158,6 +159,13 @@ describe('device gateway', () => {
       expect(state.telemetryAt?.getTime()).toBe(ts - 1000);
       // The history is in device time.
       expect((await historyOf(sn)).map((h) => h.battery)).toEqual([70, 75, 69, 68]);
+      // The indexed last-seen column moves at most every LAST_SEEN_RESOLUTION_S (HOT updates);
+      // the API's last seen is still the latest receive time.
+      const firstSeen = state.lastSeenAt.getTime();
+      expect(state.telemetryReceivedAt!.getTime()).toBeGreaterThanOrEqual(firstSeen);
+      expect(state.telemetryReceivedAt!.getTime() - firstSeen).toBeLessThan(LAST_SEEN_RESOLUTION_S * 1000);
+      const detail = (await server.api<{ lastSeenAt: string }>('GET', `/api/admin/device/${sn}`, { token: admin })).body.data;
+      expect(Date.parse(detail.lastSeenAt)).toBe(state.telemetryReceivedAt!.getTime());
       await device.end();
       await waitFor(async () => (await stateOf(sn))?.online === false, 10_000, 'offline after a clean disconnect');
     });
@@ -229,6 +237,10 @@ describe('device gateway', () => {
       await db.update(deviceState).set({ online: true, lastSeenAt: new Date(Date.now() - 3_600_000) }).where(eq(deviceState.sn, sn));
       expect(await sweepStale(db, server.config.deviceStaleSeconds)).toBeGreaterThanOrEqual(1);
       expect((await stateOf(sn))?.online).toBe(false);
+      // Heard from recently although the coarse last-seen column is old: not silent.
+      await db.update(deviceState).set({ online: true, telemetryReceivedAt: new Date() }).where(eq(deviceState.sn, sn));
+      await sweepStale(db, server.config.deviceStaleSeconds);
+      expect((await stateOf(sn))?.online).toBe(true);
       const row = { sn, state: 'idle', activity: 'parked_in_cs', battery: 50, bladeRpm: 0, rssi: -70, firmware: '1.0.0' };
       await db.insert(telemetryHistory).values([
         { ...row, at: new Date(Date.now() - 40 * 86_400_000), receivedAt: new Date(Date.now() - 40 * 86_400_000) },
@@ -236,6 +248,12 @@ describe('device gateway', () => {
       ]);
       expect(await trimHistory(db, 30, 1)).toBeGreaterThanOrEqual(1);
       expect((await historyOf(sn)).map((h) => h.battery)).toEqual([50]);
+      // The embedded database has no autovacuum: the maintenance vacuums and analyzes it itself
+      // (and may do so on PostgreSQL as well, where it is merely redundant).
+      await vacuumHotState(db);
+      await vacuumAll(db);
+      const [stats] = rowsOf<{ n: number }>(await db.execute(sql`select reltuples::float8 as n from pg_class where relname = 'telemetry_history'`));
+      expect(Number(stats!.n)).toBeGreaterThanOrEqual(1);
     });
   });
 

@@ -67,4 +67,23 @@ describe('SQL version key', () => {
     expect(order[0]!.slice(1)).toEqual(versions.slice(1).map(() => -1));
     expect([order[3]![5], order[5]![6], order[5]![7], order[8]![9], order[9]![10]]).toEqual([-1, 0, 0, -1, -1]);
   });
+
+  it("keeps each mower's key with its firmware: on insert, on a firmware change, through an upsert, untouched otherwise", async () => {
+    const db = server.ctx.db;
+    const [model] = rowsOf<{ id: number }>(await db.execute(sql`insert into product_models (code, name) values ('KEYTEST', 'Key test') returning id`));
+    await db.execute(sql`insert into devices (sn, model_id, secret_hash, secret_salt) values ('KEY0001', ${model!.id}, 'x', 'x')`);
+    const key = async () => rowsOf<{ k: string; same: boolean }>(await db.execute(sql`select firmware_key as k, firmware_key = ota_version_key(firmware) as same from device_state where sn = 'KEY0001'`))[0]!;
+    await db.execute(sql`insert into device_state (sn, firmware) values ('KEY0001', '1.2.3')`);
+    expect(await key()).toEqual({ k: rowsOf<{ k: string }>(await db.execute(sql`select ota_version_key('1.2.3') as k`))[0]!.k, same: true });
+    await db.execute(sql`update device_state set firmware = '1.10.0' where sn = 'KEY0001'`);
+    expect((await key()).same).toBe(true);
+    // The telemetry writer's shape: an upsert that sets the firmware again, changed or not.
+    for (const firmware of ['1.10.0', '2.0.0-rc.1']) {
+      await db.execute(sql`insert into device_state (sn, firmware, battery) values ('KEY0001', ${firmware}, 50)
+        on conflict (sn) do update set firmware = excluded.firmware, battery = excluded.battery`);
+      expect((await key()).same).toBe(true);
+    }
+    await db.execute(sql`update device_state set battery = 10 where sn = 'KEY0001'`);
+    expect((await key()).same).toBe(true);
+  });
 });
