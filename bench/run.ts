@@ -11,7 +11,7 @@ import path from 'node:path';
 import { machine } from './lib/proc.ts';
 import { log, table, type BenchResult } from './lib/stats.ts';
 
-const all = ['ingest', 'api', 'tasks', 'tickets', 'ota', 'request-overhead', 'console'];
+const all = ['ingest', 'state-upsert', 'api', 'tasks', 'tickets', 'ota', 'request-overhead', 'console'];
 const chosen = process.argv.slice(2).filter((a) => all.includes(a));
 const names = chosen.length > 0 ? chosen : all;
 const started = new Date();

@@ -59,8 +59,10 @@ describe('upgrade log, voice packs, app versions and permissions', () => {
     expect(lines[0]).toBe('sn,campaign_id,campaign,kind,from_version,to_version,state,reason,retries,updated_at,finished_at,history');
     expect(lines).toHaveLength(5);
     expect(lines.find((l) => l.startsWith(sns[0]!))).toContain('INSTALL_FAILED');
-    const [audit] = await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'ota.upgrade-log.export'));
-    expect(audit).toMatchObject({ result: 'success' });
+    // A streamed answer is audited once the stream has ended, which may be just after the client read it.
+    const audited = async () => (await server.ctx.db.select().from(systemLogs).where(eq(systemLogs.action, 'ota.upgrade-log.export')))[0];
+    await waitFor(async () => (await audited()) !== undefined, 5_000);
+    expect(await audited()).toMatchObject({ result: 'success' });
   });
 
   it("shows a device's upgrade history", async () => {
