@@ -66,7 +66,11 @@ describe('device exception events in the message box', () => {
     expect(events.map((m) => m.title)).toEqual(['12 new major events']);
     expect(events[0]!.content).toMatch(/^Latest: device NTF\w+ reported "MOTOR_HOT_\d+" \(MOTOR_HOT_\d+\)/);
     // The operator chose minor BLADE_WORN only: one message about it, nothing about the majors.
-    const theirs = (await notices(operator)).filter((m) => m.messageType === messageKinds.deviceEvents);
+    // The minor events may be written in a later batch than the majors the wait above saw.
+    const theirs = await waitFor(async () => {
+      const list = (await notices(operator)).filter((m) => m.messageType === messageKinds.deviceEvents);
+      return list.length > 0 ? list : undefined;
+    }, 15_000, 'the operator message');
     expect(theirs.map((m) => m.title)).toEqual(['1 new minor event']);
     const counts = (await server.api<UnreadCount>('GET', '/api/admin/message/unread-count', { token: operator })).body.data;
     expect(counts.notice).toBe(1);
