@@ -20,7 +20,7 @@ export const summaryColumns = {
   online: deviceState.online,
   onlineChangedAt: deviceState.onlineChangedAt,
   lastSeenAt: seenAt,
-  /** The order's key (coarse); `lastSeenAt` is the exact time shown. */
+  /** The last-seen order's key (the indexed, coarse column). */
   lastSeenKey: deviceState.lastSeenAt,
   state: deviceState.state,
   activity: deviceState.activity,
@@ -71,7 +71,8 @@ interface Plan {
   state: boolean;
   /** The SN of the table that drives the query: the order's tie-breaker. */
   sn: PgColumn;
-  sort: { column: PgColumn; kind: KeyKind; descending: boolean; name: DeviceSort };
+  /** `key`: the page row's field holding the order's value, written into the cursor. */
+  sort: { column: PgColumn; kind: KeyKind; descending: boolean; name: DeviceSort; key: keyof SummaryRow };
 }
 
 type KeyKind = 'text' | 'int' | 'time';
@@ -80,22 +81,23 @@ type KeyKind = 'text' | 'int' | 'time';
  * Every order is (column, sn) with a matching index, so a page is an index range. `table` says
  * which table the column lives in; the SN order can be read from either.
  */
-const sortColumns: Record<string, { column?: PgColumn; table: 'registry' | 'state' | 'either'; kind: KeyKind }> = {
-  sn: { table: 'either', kind: 'text' },
-  createdAt: { column: devices.createdAt, table: 'registry', kind: 'time' },
-  lastSeenAt: { column: deviceState.lastSeenAt, table: 'state', kind: 'time' },
-  battery: { column: deviceState.battery, table: 'state', kind: 'int' },
-  firmware: { column: deviceState.firmware, table: 'state', kind: 'text' },
+const sortColumns: Record<string, { column?: PgColumn; table: 'registry' | 'state' | 'either'; kind: KeyKind; key: keyof SummaryRow }> = {
+  sn: { table: 'either', kind: 'text', key: 'sn' },
+  createdAt: { column: devices.createdAt, table: 'registry', kind: 'time', key: 'createdAt' },
+  // Ordered by the indexed, coarse column; the row's `lastSeenAt` is the exact time shown.
+  lastSeenAt: { column: deviceState.lastSeenAt, table: 'state', kind: 'time', key: 'lastSeenKey' },
+  battery: { column: deviceState.battery, table: 'state', kind: 'int', key: 'battery' },
+  firmware: { column: deviceState.firmware, table: 'state', kind: 'text', key: 'firmware' },
 };
 
 function planOf(f: DeviceFilter): Plan {
   const descending = f.sort.startsWith('-');
-  const { column, table, kind } = sortColumns[descending ? f.sort.slice(1) : f.sort]!;
+  const { column, table, kind, key } = sortColumns[descending ? f.sort.slice(1) : f.sort]!;
   const state = Boolean(f.firmware || f.state || f.lastSeenFrom || f.lastSeenTo) || f.online !== undefined || table === 'state';
   // The registry drives the query unless only the state is needed.
   const registry = Boolean(f.modelId || f.region || f.owner) || table === 'registry' || !state;
   const sn = registry ? devices.sn : deviceState.sn;
-  return { registry, state, sn, sort: { column: column ?? sn, kind, descending, name: f.sort } };
+  return { registry, state, sn, sort: { column: column ?? sn, kind, descending, name: f.sort, key } };
 }
 
 /** The SN columns a condition on the SN goes on: both when both tables are read, so a merge join starts at the right key. */
@@ -128,11 +130,9 @@ interface Cursor {
   n: string;
 }
 
-function keyOf(row: SummaryRow, kind: KeyKind, name: string): string | number {
-  const sorted = name.replace(/^-/, '');
-  const field = (sorted === 'lastSeenAt' ? 'lastSeenKey' : sorted) as keyof SummaryRow;
-  const value = row[field];
-  return kind === 'time' ? (value as Date).toISOString() : (value as string | number);
+function keyOf(row: SummaryRow, sort: Plan['sort']): string | number {
+  const value = row[sort.key];
+  return sort.kind === 'time' ? (value as Date).toISOString() : (value as string | number);
 }
 
 function encodeCursor(c: Cursor): string {
@@ -194,7 +194,7 @@ async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: { cur
   const { sort } = planOf(filter);
   const rows = (await pageQuery(db, filter, limit, opts)) as SummaryRow[];
   const last = rows[rows.length - 1];
-  const next = rows.length === limit && last ? encodeCursor({ s: sort.name, k: keyOf(last, sort.kind, sort.name), n: last.sn }) : null;
+  const next = rows.length === limit && last ? encodeCursor({ s: sort.name, k: keyOf(last, sort), n: last.sn }) : null;
   return { rows, next };
 }
 

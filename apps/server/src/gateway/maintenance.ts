@@ -16,10 +16,11 @@ export async function sampleOnline(db: Db, at = new Date()): Promise<void> {
  * that was down): online, and nothing heard for `staleSeconds` although telemetry is due every 60 s.
  */
 export async function sweepStale(db: Db, staleSeconds: number): Promise<number> {
+  const cutoff = sql`now() - make_interval(secs => ${staleSeconds})`;
+  // The indexed last_seen_at (at most LAST_SEEN_RESOLUTION_S behind) finds the candidates; the exact time decides.
   const result = await db.execute(sql`
     update device_state set online = false, online_changed_at = now()
-    where online and last_seen_at < now() - make_interval(secs => ${staleSeconds})
-      and greatest(last_seen_at, telemetry_received_at) < now() - make_interval(secs => ${staleSeconds})`);
+    where online and last_seen_at < ${cutoff} and greatest(last_seen_at, telemetry_received_at) < ${cutoff}`);
   return rowCount(result);
 }
 
