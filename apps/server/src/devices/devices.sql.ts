@@ -22,7 +22,7 @@ import { productModels } from '../product/product.sql.ts';
  */
 export const snText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 /** Text compared byte by byte for keys built to sort that way (the firmware version key). */
-const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+export const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /** `last_seen_at` of a device never heard from; kept NOT NULL so keyset paging needs no NULL rules. */
 export const NEVER_SEEN = new Date(0);

@@ -151,13 +151,15 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
       await tx.execute(sql`
         with made as (
           insert into ota_jobs (campaign_id, sn, ordinal, from_version, to_version, state, reason, finished_at, history)
-          select ${id}, t.sn, (row_number() over (order by random()) - 1)::int, t.firmware, ${artifact.version}, ${state}, coalesce(t.skip, ''),
+          select ${id}, t.sn, t.ordinal, t.firmware, ${artifact.version}, ${state}, coalesce(t.skip, ''),
                  case when t.skip is not null then now() end,
                  case when t.skip is null then ${queued}::jsonb
                       else jsonb_build_array(jsonb_build_object('state', 'SKIPPED', 'at', ${at}::text, 'attempt', 0, 'reason', t.skip)) end
-          from (${targets}) t
-          -- Written in SN order (the order stays random in the ordinals): the SN indexes then fill page by page.
-          order by t.sn
+          from (
+            select r.*, (row_number() over (order by random()) - 1)::int as ordinal from (${targets}) r
+            -- Written in SN order (the order stays random in the ordinals): the SN indexes then fill
+            -- page by page. The fence (offset 0) sorts the narrow rows, before each gets its history.
+            order by r.sn offset 0) t
           returning 1)
         select count(*)::int as n from made`),
     );
@@ -171,23 +173,26 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
 }
 
 /**
- * One UPDATE: queued jobs of older versions (same kind, language, model) whose device this campaign
- * now targets. Right after the insert the planner has no statistics for the new jobs and takes them
- * for a handful; written as a semi-join on SNs, every step of the plan it then picks is an index
- * probe (older queued jobs on (campaign, state), new ones on (campaign, sn), ids on the key), never
- * a loop over one million rows per row.
+ * Queued jobs of older versions (same kind, language, model) whose device this campaign now
+ * targets. The older campaigns still rolling out are few, so they are found first; the jobs are
+ * then one join on the SN with this campaign's queued jobs, which the planner can hash or merge
+ * whatever it guesses of the rows just written (it has no statistics for them yet).
  */
 async function supersedeOlder(db: Db, campaignId: number, artifact: OtaArtifactRow) {
+  const older = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      select c.id from ota_campaigns c join ota_artifacts a on a.id = c.artifact_id
+      where c.id <> ${campaignId} and c.status in ('running','paused')
+        and a.kind = ${artifact.kind} and a.language = ${artifact.language} and a.model_id = ${artifact.modelId}
+        and ${versionKey(sql`a.version`)} < ${versionKey(artifact.version)}`),
+  ).map((r) => r.id);
+  if (older.length === 0) return;
   await db.execute(sql`
-    update ota_jobs j set state = 'CANCELLED', reason = 'SUPERSEDED', finished_at = now(), updated_at = now(),
-      history = j.history || jsonb_build_array(jsonb_build_object('state', 'CANCELLED', 'at', now(), 'attempt', j.attempt, 'reason', 'SUPERSEDED'))
-    where j.id in (
-      select o.id from ota_jobs n
-      join ota_jobs o on o.sn = n.sn and o.state = 'QUEUED' and o.campaign_id <> n.campaign_id
-      join ota_campaigns c on c.id = o.campaign_id and c.status in ('running','paused')
-      join ota_artifacts a on a.id = c.artifact_id and a.kind = ${artifact.kind} and a.language = ${artifact.language} and a.model_id = ${artifact.modelId}
-      where n.campaign_id = ${campaignId} and n.state = 'QUEUED' and ${versionKey(sql`a.version`)} < ${versionKey(artifact.version)})
-      and j.state = 'QUEUED'`);
+    update ota_jobs o set state = 'CANCELLED', reason = 'SUPERSEDED', finished_at = now(), updated_at = now(),
+      history = o.history || jsonb_build_array(jsonb_build_object('state', 'CANCELLED', 'at', now(), 'attempt', o.attempt, 'reason', 'SUPERSEDED'))
+    from ota_jobs n
+    where n.campaign_id = ${campaignId} and n.state = 'QUEUED'
+      and o.campaign_id = any(${sql.param(older)}::int[]) and o.sn = n.sn and o.state = 'QUEUED'`);
 }
 
 const campaignColumns = { campaign: otaCampaigns, kind: otaArtifacts.kind, version: otaArtifacts.version, modelCode: productModels.code };

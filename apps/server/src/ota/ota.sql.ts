@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { CampaignStatus, CampaignTarget, CampaignWaitReason, JobHistoryEntry, OtaJobState } from '@mowerline/contract';
+import { byteOrderText, snText } from '../devices/devices.sql.ts';
 import { otaArtifacts } from '../firmware/firmware.sql.ts';
 
 /** A rollout of one artifact to a set of devices, in phases, under a rate limit and an abort threshold. */
@@ -60,10 +61,11 @@ export const otaJobs = pgTable(
      * their campaign, and campaigns are never deleted (they end as cancelled or completed).
      */
     campaignId: integer('campaign_id').notNull(),
-    sn: text('sn').notNull(),
+    /** Byte order, as `devices.sn`: the SN and state indexes take a million inserts at campaign creation, and a byte comparison is the cheap one. */
+    sn: snText('sn').notNull(),
     /** Random position in the rollout: phase k covers ordinals below ceil(total × phases[k] / 100). */
     ordinal: integer('ordinal').notNull(),
-    state: text('state').$type<OtaJobState>().notNull().default('QUEUED'),
+    state: byteOrderText('state').$type<OtaJobState>().notNull().default('QUEUED'),
     /** 0 on the first try; a retry increments it. */
     attempt: integer('attempt').notNull().default(0),
     /** Id of the current attempt's command; progress reports name it. */
