@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -18,6 +18,7 @@ import { createGuard, createPrincipalReader, type SessionPrincipal } from './htt
 import { PrincipalCache } from './auth/principal-cache.ts';
 import { documentMultipart, requireEndpointTable } from './http/endpoints.ts';
 import { validateInput } from './http/validation.ts';
+import { createSerializerCompiler } from './http/serializer.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
 import { rateLimitKey, sharedRateLimitStore, startRateLimitCleanup } from './rate-limit/shared-store.ts';
 import { frameworkError, installErrorPolicy } from './http/envelope.ts';
@@ -73,7 +74,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     frameworkErrors: frameworkError,
   });
   app.setValidatorCompiler(validateInput);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createSerializerCompiler(config.checkResponses));
   installErrorPolicy(app);
   installRequestLog(app, config.logSlowMs);
   requireEndpointTable(app);

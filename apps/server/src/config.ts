@@ -91,6 +91,8 @@ export const settingNames = Object.keys(envSchema.shape);
 
 export interface Config {
   production: boolean;
+  /** Every answer also written by zod and compared with the compiled writer (http/serializer.ts): all but production. */
+  checkResponses: boolean;
   port: number;
   host: string;
   dataDir: string;
@@ -240,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const servers = e.SERVER_LIST ? z.array(serverEntrySchema).parse(JSON.parse(e.SERVER_LIST)) : defaultServers(publicUrl);
   return {
     production: e.NODE_ENV === 'production',
+    checkResponses: e.NODE_ENV !== 'production',
     port: e.PORT,
     host: e.HOST,
     dataDir,

@@ -23,13 +23,14 @@ const caches = new WeakMap<Db, Map<string, Total & { until: number }>>();
  * (an index range, cheap); beyond that, the planner's row estimate for the same query, which
  * PostgreSQL keeps current through ANALYZE. A total above ALWAYS_COUNTED is cached briefly per
  * filter, so the next pages of the same list skip both the capped count and the estimate.
- * `matches` builds a fresh `select … from … where …`.
+ * `matches` builds a fresh `select … from … where …`. `filterKey` names the list and its filter
+ * values when the caller has them at hand, so a cached total is found without building SQL;
+ * without it, the SQL and its parameters are the key.
  */
-export async function countMatches(db: Db, matches: () => Matches): Promise<Total> {
+export async function countMatches(db: Db, matches: () => Matches, filterKey?: string): Promise<Total> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
-  const { sql: text, params } = matches().toSQL();
-  const key = `${text}\u0000${JSON.stringify(params)}`;
+  const key = filterKey ?? sqlKey(matches());
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.until > now) return { total: hit.total, exact: hit.exact };
@@ -41,6 +42,11 @@ export async function countMatches(db: Db, matches: () => Matches): Promise<Tota
     cache.set(key, { ...total, until: now + COUNT_CACHE_MS });
   }
   return total;
+}
+
+function sqlKey(query: Matches): string {
+  const { sql: text, params } = query.toSQL();
+  return `${text}\u0000${JSON.stringify(params)}`;
 }
 
 async function countNow(db: Db, matches: () => Matches): Promise<Total> {

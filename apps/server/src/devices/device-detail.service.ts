@@ -2,6 +2,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { DeviceAppUser, DeviceDetail, DeviceHistory, Locale, ReportedState } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { appDeviceLinks, appUsers } from '../end-users/end-users.sql.ts';
+import { preparedByShape } from '../db/prepared.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { toSummary, summaryColumns, type SummaryRow } from './device-list.service.ts';
@@ -10,32 +11,39 @@ import { recentEvents } from './events.service.ts';
 import { bucketSeconds } from './statistics.service.ts';
 
 export async function deviceDetail(db: Db, sn: string, locale: Locale): Promise<DeviceDetail> {
-  const [row] = await db
-    .select({ ...summaryColumns, remark: devices.remark, telemetryAt: deviceState.telemetryAt, secretRotatedAt: devices.secretRotatedAt })
-    .from(devices)
-    .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
-    .innerJoin(productModels, eq(productModels.id, devices.modelId))
-    .where(eq(devices.sn, sn))
-    .limit(1);
+  // Three reads of one SN, side by side; each built once (db/prepared.ts).
+  const device = preparedByShape(db, 'deviceDetail', (slot) =>
+    db
+      .select({ ...summaryColumns, remark: devices.remark, telemetryAt: deviceState.telemetryAt, secretRotatedAt: devices.secretRotatedAt })
+      .from(devices)
+      .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
+      .innerJoin(productModels, eq(productModels.id, devices.modelId))
+      .where(eq(devices.sn, slot('sn')))
+      .limit(1),
+  );
+  const [[row], events, users] = await Promise.all([device.execute({ sn }), recentEvents(db, sn, locale), appUsersOf(db, sn)]);
   if (!row) throw new AppError('SN_NOT_FOUND', { sn });
   return {
     ...toSummary(row as SummaryRow),
     remark: row.remark,
     telemetryAt: row.telemetryAt?.toISOString() ?? null,
     secretRotatedAt: row.secretRotatedAt.toISOString(),
-    recentEvents: await recentEvents(db, sn, locale),
-    ...(await appUsersOf(db, sn)),
+    recentEvents: events,
+    ...users,
   };
 }
 
 /** The mower's owner and the users it is shared with (owner first, then by e-mail), from the primary key's SN range. */
 async function appUsersOf(db: Db, sn: string): Promise<{ ownerUser: DeviceAppUser | null; sharedUsers: DeviceAppUser[] }> {
-  const rows = await db
-    .select({ id: appUsers.id, name: appUsers.name, email: appUsers.email, status: appUsers.status, since: appDeviceLinks.createdAt, role: appDeviceLinks.role })
-    .from(appDeviceLinks)
-    .innerJoin(appUsers, eq(appUsers.id, appDeviceLinks.userId))
-    .where(eq(appDeviceLinks.sn, sn))
-    .orderBy(desc(sql`${appDeviceLinks.role} = 'owner'`), asc(appUsers.email));
+  const query = preparedByShape(db, 'deviceAppUsers', (slot) =>
+    db
+      .select({ id: appUsers.id, name: appUsers.name, email: appUsers.email, status: appUsers.status, since: appDeviceLinks.createdAt, role: appDeviceLinks.role })
+      .from(appDeviceLinks)
+      .innerJoin(appUsers, eq(appUsers.id, appDeviceLinks.userId))
+      .where(eq(appDeviceLinks.sn, slot('sn')))
+      .orderBy(desc(sql`${appDeviceLinks.role} = 'owner'`), asc(appUsers.email)),
+  );
+  const rows = await query.execute({ sn });
   const user = ({ role: _role, since, ...r }: (typeof rows)[number]): DeviceAppUser => ({ ...r, since: since.toISOString() });
   const owner = rows.find((r) => r.role === 'owner');
   return { ownerUser: owner ? user(owner) : null, sharedUsers: rows.filter((r) => r.role === 'shared').map(user) };

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gte, like, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, like, lte, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DeviceFilter, DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
+import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { countMatches } from './count.ts';
@@ -105,22 +106,40 @@ function snColumns(plan: Plan): PgColumn[] {
   return plan.registry && plan.state ? [devices.sn, deviceState.sn] : [plan.sn];
 }
 
-function filterConditions(f: DeviceFilter, plan: Plan): SQL | undefined {
+/** The filter's values as the SQL compares them. */
+function filterValues(f: DeviceFilter) {
+  const from = f.lastSeenFrom ? new Date(f.lastSeenFrom) : undefined;
+  return {
+    sn: f.sn ? prefixPattern(f.sn) : undefined,
+    modelId: f.modelId || undefined,
+    region: f.region || undefined,
+    owner: f.owner || undefined,
+    firmware: f.firmware || undefined,
+    online: f.online,
+    offline: f.state === 'offline' || undefined,
+    state: f.state && f.state !== 'offline' ? f.state : undefined,
+    // The indexed column lags by up to LAST_SEEN_RESOLUTION_S: it narrows the range, the exact time decides.
+    seenFromIndexed: from ? new Date(from.getTime() - LAST_SEEN_RESOLUTION_S * 1000) : undefined,
+    seenFrom: from,
+    seenTo: f.lastSeenTo ? new Date(f.lastSeenTo) : undefined,
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+/** Each value is a slot of a prepared query or a bound parameter. */
+type ValueOf = (name: keyof FilterValues | keyof Pick<Cursor, 'k' | 'n'>) => SQLWrapper;
+
+function filterConditions(v: FilterValues, plan: Plan, value: (name: keyof FilterValues) => SQLWrapper): SQL | undefined {
   const c: SQL[] = [];
-  if (f.sn) for (const sn of snColumns(plan)) c.push(like(sn, prefixPattern(f.sn)));
-  if (f.modelId) c.push(eq(devices.modelId, f.modelId));
-  if (f.region) c.push(eq(devices.region, f.region));
-  if (f.owner) c.push(ownerIs(f.owner));
-  if (f.firmware) c.push(eq(deviceState.firmware, f.firmware));
-  if (f.online !== undefined) c.push(eq(deviceState.online, f.online));
-  if (f.state === 'offline') c.push(eq(deviceState.online, false));
-  else if (f.state) c.push(eq(deviceState.online, true), eq(deviceState.state, f.state));
-  // The indexed column lags by up to LAST_SEEN_RESOLUTION_S: it narrows the range, the exact time decides.
-  if (f.lastSeenFrom) {
-    const from = new Date(f.lastSeenFrom);
-    c.push(gte(deviceState.lastSeenAt, new Date(from.getTime() - LAST_SEEN_RESOLUTION_S * 1000)), gte(seenAt, from));
-  }
-  if (f.lastSeenTo) c.push(lte(deviceState.lastSeenAt, new Date(f.lastSeenTo)), lte(seenAt, new Date(f.lastSeenTo)));
+  if (v.sn !== undefined) for (const sn of snColumns(plan)) c.push(like(sn, value('sn')));
+  if (v.modelId !== undefined) c.push(eq(devices.modelId, value('modelId')));
+  if (v.region !== undefined) c.push(eq(devices.region, value('region')));
+  if (v.owner !== undefined) c.push(ownerIs(value('owner')));
+  if (v.firmware !== undefined) c.push(eq(deviceState.firmware, value('firmware')));
+  if (v.online !== undefined) c.push(eq(deviceState.online, value('online')));
+  if (v.offline) c.push(eq(deviceState.online, false));
+  if (v.state !== undefined) c.push(eq(deviceState.online, true), eq(deviceState.state, value('state')));
+  if (v.seenFrom !== undefined) c.push(gte(deviceState.lastSeenAt, value('seenFromIndexed')), gte(seenAt, value('seenFrom')));
+  if (v.seenTo !== undefined) c.push(lte(deviceState.lastSeenAt, value('seenTo')), lte(seenAt, value('seenTo')));
   return c.length > 0 ? and(...c) : undefined;
 }
 
@@ -150,12 +169,12 @@ function decodeCursor(raw: string, sort: Plan['sort']): Cursor {
   throw new AppError('INVALID_CURSOR');
 }
 
-function afterCursor(plan: Plan, c: Cursor): SQL {
+function afterCursor(plan: Plan, value: ValueOf): SQL {
   const { sort } = plan;
   const after = (left: SQL, right: SQL) => (sort.descending ? sql`${left} < ${right}` : sql`${left} > ${right}`);
-  if (sort.column === plan.sn) return and(...snColumns(plan).map((sn) => after(sql`${sn}`, sql`${c.k}`)))!;
-  const key = sort.kind === 'time' ? sql`${c.k}::timestamptz` : sort.kind === 'int' ? sql`${c.k}::int` : sql`${c.k}`;
-  return after(sql`(${sort.column}, ${plan.sn})`, sql`(${key}, ${c.n})`);
+  if (sort.column === plan.sn) return and(...snColumns(plan).map((sn) => after(sql`${sn}`, sql`${value('k')}`)))!;
+  const key = sort.kind === 'time' ? sql`${value('k')}::timestamptz` : sort.kind === 'int' ? sql`${value('k')}::int` : sql`${value('k')}`;
+  return after(sql`(${sort.column}, ${plan.sn})`, sql`(${key}, ${value('n')})`);
 }
 
 /** `select <columns> from` the plan's table(s). */
@@ -164,22 +183,25 @@ function fromPlan<T extends Record<string, PgColumn>>(db: Db, plan: Plan, column
   return plan.registry && plan.state ? query.innerJoin(deviceState, eq(deviceState.sn, devices.sn)) : query;
 }
 
+interface PageRequest {
+  cursor?: string;
+  offset?: number;
+}
+
 /**
  * One page in the requested order, after a cursor (keyset) or at an offset. The page's SNs come
  * first from the plan's indexes alone (a deep offset skips index entries, not joined rows), then
- * the columns for just those SNs. Exported for the plan test.
+ * the columns for just those SNs.
  */
-export function pageQuery(db: Db, filter: DeviceFilter, limit: number, opts: { cursor?: string; offset?: number }) {
-  const plan = planOf(filter);
+function buildPage(db: Db, plan: Plan, v: FilterValues, value: ValueOf, paging: { cursor: boolean; limit: number | Placeholder; offset: number | Placeholder }) {
   const { sort } = plan;
-  const cursor = opts.cursor ? decodeCursor(opts.cursor, sort) : undefined;
   const order = (sortColumn: PgColumn, sn: PgColumn) =>
     (sortColumn === sn ? [sn] : [sortColumn, sn]).map((c) => (sort.descending ? desc(c) : asc(c)));
   const page = fromPlan(db, plan, { sn: plan.sn })
-    .where(and(filterConditions(filter, plan), cursor ? afterCursor(plan, cursor) : undefined))
+    .where(and(filterConditions(v, plan, value), paging.cursor ? afterCursor(plan, value) : undefined))
     .orderBy(...order(sort.column, plan.sn))
-    .limit(limit)
-    .offset(opts.offset ?? 0)
+    .limit(paging.limit)
+    .offset(paging.offset)
     .as('page');
   return db
     .select(summaryColumns)
@@ -190,9 +212,26 @@ export function pageQuery(db: Db, filter: DeviceFilter, limit: number, opts: { c
     .orderBy(...order(sort.column === plan.sn ? devices.sn : sort.column, devices.sn));
 }
 
-async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: { cursor?: string; offset?: number }) {
-  const { sort } = planOf(filter);
-  const rows = (await pageQuery(db, filter, limit, opts)) as SummaryRow[];
+function pageValues(filter: DeviceFilter, plan: Plan, opts: PageRequest) {
+  const cursor = opts.cursor ? decodeCursor(opts.cursor, plan.sort) : undefined;
+  return { ...filterValues(filter), k: cursor?.k, n: cursor?.n };
+}
+
+/** One page's query with its values bound: for the plan test. */
+export function pageQuery(db: Db, filter: DeviceFilter, limit: number, opts: PageRequest) {
+  const plan = planOf(filter);
+  const values = pageValues(filter, plan, opts);
+  return buildPage(db, plan, values, bound(values), { cursor: Boolean(opts.cursor), limit, offset: opts.offset ?? 0 });
+}
+
+async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: PageRequest) {
+  const plan = planOf(filter);
+  const { sort } = plan;
+  const values = pageValues(filter, plan, opts);
+  const cursor = Boolean(opts.cursor);
+  const shape = `devices:${presentKeys(values)}:${filter.sort}:${cursor ? 'cursor' : 'offset'}`;
+  const page = preparedByShape(db, shape, (slot) => buildPage(db, plan, values, slot, { cursor, limit: slot('limit'), offset: slot('offset') }));
+  const rows = (await page.execute({ ...values, limit, offset: opts.offset ?? 0 })) as SummaryRow[];
   const last = rows[rows.length - 1];
   const next = rows.length === limit && last ? encodeCursor({ s: sort.name, k: keyOf(last, sort), n: last.sn }) : null;
   return { rows, next };
@@ -200,10 +239,15 @@ async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: { cur
 
 export async function listDevices(db: Db, query: DeviceListQuery): Promise<DevicePage> {
   const plan = planOf(query);
+  const values = filterValues(query);
   // The page and its total side by side: two pool connections, one round trip of latency.
   const [{ rows, next }, { total, exact }] = await Promise.all([
     pageRows(db, query, query.pageSize, query.cursor ? { cursor: query.cursor } : { offset: pageOffset(query) }),
-    countMatches(db, () => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(query, plan))),
+    countMatches(
+      db,
+      () => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(values, plan, bound(values))),
+      `devices:${JSON.stringify(presentValues(values))}`,
+    ),
   ]);
   return { list: rows.map(toSummary), total, totalExact: exact, nextCursor: next };
 }

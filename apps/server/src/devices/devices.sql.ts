@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -60,7 +60,7 @@ export const devices = pgTable(
 export type DeviceRow = typeof devices.$inferSelect;
 
 /** The owner filter of the device list, the SN list and OTA targets: one e-mail, any case, on `devices_owner_lower_sn`. */
-export function ownerIs(owner: string): SQL {
+export function ownerIs(owner: string | SQLWrapper): SQL {
   return sql`lower(${devices.owner}) = lower(${owner})`;
 }
 

@@ -1,7 +1,8 @@
-import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { eventCatalogue, type DeviceEvent, type EventCount, type EventListQuery, type Locale } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { pageOffset } from '../db/helpers.ts';
+import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
 import type { Principal } from '../http/auth.ts';
 import { countMatches } from './count.ts';
 import { deviceEvents, type DeviceEventRow } from './devices.sql.ts';
@@ -32,29 +33,60 @@ export function toDeviceEvent(row: DeviceEventRow, locale: Locale): DeviceEvent 
   };
 }
 
-function eventFilter(q: Partial<EventListQuery>): SQL | undefined {
+/** The filter's values as the SQL compares them. */
+function filterValues(q: Partial<EventListQuery>) {
+  return {
+    sn: q.sn || undefined,
+    code: q.code || undefined,
+    severity: q.severity || undefined,
+    status: q.status || undefined,
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+
+/** Each value is a slot of a prepared query or a bound parameter. */
+function conditions(v: FilterValues, value: (name: keyof FilterValues) => SQLWrapper): SQL | undefined {
   const c: SQL[] = [];
-  if (q.sn) c.push(eq(deviceEvents.sn, q.sn));
-  if (q.code) c.push(eq(deviceEvents.code, q.code));
-  if (q.severity) c.push(eq(deviceEvents.severity, q.severity));
-  if (q.status) c.push(eq(deviceEvents.status, q.status));
-  if (q.from) c.push(gte(deviceEvents.lastAt, new Date(q.from)));
-  if (q.to) c.push(lte(deviceEvents.lastAt, new Date(q.to)));
+  if (v.sn !== undefined) c.push(eq(deviceEvents.sn, value('sn')));
+  if (v.code !== undefined) c.push(eq(deviceEvents.code, value('code')));
+  if (v.severity !== undefined) c.push(eq(deviceEvents.severity, value('severity')));
+  if (v.status !== undefined) c.push(eq(deviceEvents.status, value('status')));
+  if (v.from !== undefined) c.push(gte(deviceEvents.lastAt, value('from')));
+  if (v.to !== undefined) c.push(lte(deviceEvents.lastAt, value('to')));
   return c.length > 0 ? and(...c) : undefined;
+}
+
+function eventFilter(q: Partial<EventListQuery>): SQL | undefined {
+  const values = filterValues(q);
+  return conditions(values, bound(values));
 }
 
 /** Newest last occurrence first. */
 export async function listEvents(db: Db, q: EventListQuery, locale: Locale) {
-  const where = eventFilter(q);
+  const values = filterValues(q);
+  const page = preparedByShape(db, `events:${presentKeys(values)}`, (slot) =>
+    db
+      .select()
+      .from(deviceEvents)
+      .where(conditions(values, slot))
+      .orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id))
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+  );
   const [rows, { total, exact }] = await Promise.all([
-    db.select().from(deviceEvents).where(where).orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id)).limit(q.pageSize).offset(pageOffset(q)),
-    countMatches(db, () => db.select({ one: deviceEvents.id }).from(deviceEvents).where(where).$dynamic()),
+    page.execute({ ...values, limit: q.pageSize, offset: pageOffset(q) }),
+    countMatches(db, () => db.select({ one: deviceEvents.id }).from(deviceEvents).where(eventFilter(q)).$dynamic(), `events:${JSON.stringify(presentValues(values))}`),
   ]);
   return { list: rows.map((r) => toDeviceEvent(r, locale)), total, totalExact: exact };
 }
 
 export async function recentEvents(db: Db, sn: string, locale: Locale, limit = 10): Promise<DeviceEvent[]> {
-  const rows = await db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn)).orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id)).limit(limit);
+  const recent = preparedByShape(db, 'recentEvents', (slot) =>
+    db.select().from(deviceEvents).where(eq(deviceEvents.sn, slot('sn'))).orderBy(desc(deviceEvents.lastAt), desc(deviceEvents.id)).limit(slot('limit')),
+  );
+  const rows = await recent.execute({ sn, limit });
   return rows.map((r) => toDeviceEvent(r, locale));
 }
 

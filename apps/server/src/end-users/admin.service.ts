@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
-import { and, desc, eq, gt, gte, inArray, like, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, like, lt, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { EndUser, EndUserDetail, EndUserFilter, EndUserListQuery, Locale } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { deviceState, devices, NEVER_SEEN, seenAt } from '../devices/devices.sql.ts';
@@ -35,35 +36,63 @@ export function toEndUser(r: AppUserRow): EndUser {
 
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Each filter is an index range ending in id (end-users.sql.ts), so newest-first pages stay cheap. */
-function conditions(f: EndUserFilter): SQL[] {
+/** The filter's values as the SQL compares them; a keyword with `@` is an e-mail prefix only. */
+function filterValues(f: EndUserFilter) {
+  const keyword = f.keyword ? likePrefix(f.keyword.toLowerCase()) : undefined;
+  const email = f.keyword?.includes('@');
+  return {
+    email: email ? keyword : undefined,
+    emailOrName: email ? undefined : keyword,
+    country: f.country || undefined,
+    city: f.city || undefined,
+    status: f.status || undefined,
+    registeredFrom: f.registeredFrom ? new Date(f.registeredFrom) : undefined,
+    registeredTo: f.registeredTo ? new Date(f.registeredTo) : undefined,
+    withDevice: f.hasDevice === true || undefined,
+    withoutDevice: f.hasDevice === false || undefined,
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+
+/**
+ * Each filter is an index range ending in id (end-users.sql.ts), so newest-first pages stay cheap.
+ * Each value is a slot of a prepared query or a bound parameter.
+ */
+function conditions(v: FilterValues, value: (name: keyof FilterValues) => SQLWrapper): SQL[] {
   const where: SQL[] = [];
-  if (f.keyword) {
-    const kw = likePrefix(f.keyword.toLowerCase());
-    where.push(f.keyword.includes('@') ? like(appUsers.email, kw) : or(like(appUsers.email, kw), like(sql`lower(${appUsers.name})`, kw))!);
-  }
-  if (f.country) where.push(eq(appUsers.country, f.country));
-  if (f.city) where.push(eq(appUsers.city, f.city));
-  if (f.status) where.push(eq(appUsers.status, f.status));
-  if (f.registeredFrom) where.push(gte(appUsers.createdAt, new Date(f.registeredFrom)));
-  if (f.registeredTo) where.push(lte(appUsers.createdAt, new Date(f.registeredTo)));
-  if (f.hasDevice !== undefined) where.push(f.hasDevice ? gt(appUsers.deviceCount, 0) : eq(appUsers.deviceCount, 0));
+  if (v.email !== undefined) where.push(like(appUsers.email, value('email')));
+  if (v.emailOrName !== undefined) where.push(or(like(appUsers.email, value('emailOrName')), like(sql`lower(${appUsers.name})`, value('emailOrName')))!);
+  if (v.country !== undefined) where.push(eq(appUsers.country, value('country')));
+  if (v.city !== undefined) where.push(eq(appUsers.city, value('city')));
+  if (v.status !== undefined) where.push(eq(appUsers.status, value('status')));
+  if (v.registeredFrom !== undefined) where.push(gte(appUsers.createdAt, value('registeredFrom')));
+  if (v.registeredTo !== undefined) where.push(lte(appUsers.createdAt, value('registeredTo')));
+  if (v.withDevice) where.push(gt(appUsers.deviceCount, 0));
+  if (v.withoutDevice) where.push(eq(appUsers.deviceCount, 0));
   return where;
 }
 
 export async function listEndUsers(db: Db, q: EndUserListQuery) {
-  const where = conditions(q);
-  const after = parseCursor(q.cursor);
-  const [rows, { total, exact }] = await Promise.all([
+  const values = filterValues(q);
+  const parsed = parseCursor(q.cursor);
+  // Ids are 32-bit: a cursor past the largest bounds nothing (the database would refuse the number).
+  const after = parsed === undefined || parsed > 2_147_483_647 ? undefined : parsed;
+  const page = preparedByShape(db, `endUsers:${presentKeys(values)}:${after === undefined ? 'offset' : 'cursor'}`, (slot) =>
     db
       .select()
       .from(appUsers)
-      // Ids are 32-bit: a cursor past the largest bounds nothing (the database would refuse the number).
-      .where(and(...where, after === undefined || after > 2_147_483_647 ? undefined : lt(appUsers.id, after)))
+      .where(and(...conditions(values, slot), after === undefined ? undefined : lt(appUsers.id, slot('after'))))
       .orderBy(desc(appUsers.id))
-      .limit(q.pageSize + 1)
-      .offset(after === undefined ? (q.page - 1) * q.pageSize : 0),
-    countMatches(db, () => db.select({ id: appUsers.id }).from(appUsers).where(and(...where)).$dynamic()),
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+  );
+  const [rows, { total, exact }] = await Promise.all([
+    page.execute({ ...values, after, limit: q.pageSize + 1, offset: parsed === undefined ? (q.page - 1) * q.pageSize : 0 }),
+    countMatches(
+      db,
+      () => db.select({ id: appUsers.id }).from(appUsers).where(and(...conditions(values, bound(values)))).$dynamic(),
+      `endUsers:${JSON.stringify(presentValues(values))}`,
+    ),
   ]);
   const list = rows.slice(0, q.pageSize).map(toEndUser);
   return { list, total, totalExact: exact, nextCursor: rows.length > q.pageSize ? String(list[list.length - 1]!.id) : null };
@@ -186,7 +215,8 @@ const header = ['id', 'email', 'name', 'phone', 'country', 'city', 'status', 'de
 export function exportEndUsers(db: Db, filter: EndUserFilter): Readable {
   async function* lines() {
     yield '\ufeff' + csvLine(header);
-    const where = conditions(filter);
+    const values = filterValues(filter);
+    const where = conditions(values, bound(values));
     let after: number | undefined;
     for (;;) {
       const rows = await db

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { UserLog, UserLogAction, UserLogQuery } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { AppError } from '../http/envelope.ts';
@@ -76,19 +77,43 @@ export async function trackUserAction<T>(
 
 type Filter = Omit<UserLogQuery, 'page' | 'pageSize' | 'cursor'>;
 
-async function conditions(db: Db, f: Filter): Promise<SQL[]> {
-  const where: SQL[] = [];
-  if (f.userId) where.push(eq(userLogs.userId, f.userId));
+/** The filter's values as the SQL compares them; an e-mail of an existing account becomes its id. */
+async function filterValues(db: Db, f: Filter) {
+  let email: string | undefined;
+  let userId = f.userId || undefined;
   if (f.email) {
     // An existing account's rows (also those written before an e-mail change); else rows naming it.
     const [user] = await db.select({ id: appUsers.id }).from(appUsers).where(eq(appUsers.email, f.email.toLowerCase()));
-    where.push(user ? eq(userLogs.userId, user.id) : eq(userLogs.email, f.email.toLowerCase()));
+    if (user) userId = user.id;
+    else email = f.email.toLowerCase();
   }
-  if (f.sn) where.push(eq(userLogs.sn, f.sn));
-  if (f.action) where.push(eq(userLogs.action, f.action));
-  if (f.result) where.push(eq(userLogs.result, f.result));
-  if (f.from) where.push(gte(userLogs.at, new Date(f.from)));
-  if (f.to) where.push(lte(userLogs.at, new Date(f.to)));
+  // A user id and an e-mail naming another account match nothing, as two conditions on the id would.
+  const otherUser = Boolean(f.userId && userId !== f.userId);
+  return {
+    userId: otherUser ? undefined : userId,
+    email,
+    sn: f.sn || undefined,
+    action: f.action || undefined,
+    result: f.result || undefined,
+    from: f.from ? new Date(f.from) : undefined,
+    to: f.to ? new Date(f.to) : undefined,
+    none: otherUser || undefined,
+  };
+}
+
+type FilterValues = Awaited<ReturnType<typeof filterValues>>;
+
+/** The conditions of the values that are set, each value a slot of a prepared query or a bound parameter. */
+function conditions(v: FilterValues, value: (name: keyof FilterValues) => SQLWrapper): SQL[] {
+  const where: SQL[] = [];
+  if (v.none) where.push(sql`false`);
+  if (v.userId !== undefined) where.push(eq(userLogs.userId, value('userId')));
+  if (v.email !== undefined) where.push(eq(userLogs.email, value('email')));
+  if (v.sn !== undefined) where.push(eq(userLogs.sn, value('sn')));
+  if (v.action !== undefined) where.push(eq(userLogs.action, value('action')));
+  if (v.result !== undefined) where.push(eq(userLogs.result, value('result')));
+  if (v.from !== undefined) where.push(gte(userLogs.at, value('from')));
+  if (v.to !== undefined) where.push(lte(userLogs.at, value('to')));
   return where;
 }
 
@@ -102,18 +127,24 @@ export function parseCursor(cursor: string | undefined): number | undefined {
 
 /** Newest first; `cursor` continues below the previous page's last id, `page` pages by offset. */
 export async function listUserLog(db: Db, q: UserLogQuery) {
-  const where = await conditions(db, q);
+  const values = await filterValues(db, q);
   const after = parseCursor(q.cursor);
-  const pageWhere = after === undefined ? where : [...where, lt(userLogs.id, after)];
-  const [rows, { total, exact }] = await Promise.all([
+  const page = preparedByShape(db, `userLog:${presentKeys(values)}:${after === undefined ? 'offset' : 'cursor'}`, (slot) =>
     db
       .select()
       .from(userLogs)
-      .where(and(...pageWhere))
+      .where(and(...conditions(values, slot), after === undefined ? undefined : lt(userLogs.id, slot('after'))))
       .orderBy(desc(userLogs.id))
-      .limit(q.pageSize + 1)
-      .offset(after === undefined ? (q.page - 1) * q.pageSize : 0),
-    countMatches(db, () => db.select({ id: userLogs.id }).from(userLogs).where(and(...where)).$dynamic()),
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+  );
+  const [rows, { total, exact }] = await Promise.all([
+    page.execute({ ...values, after, limit: q.pageSize + 1, offset: after === undefined ? (q.page - 1) * q.pageSize : 0 }),
+    countMatches(
+      db,
+      () => db.select({ id: userLogs.id }).from(userLogs).where(and(...conditions(values, bound(values)))).$dynamic(),
+      `userLog:${JSON.stringify(presentValues(values))}`,
+    ),
   ]);
   const list = rows.slice(0, q.pageSize).map(toUserLog);
   return { list, total, totalExact: exact, nextCursor: rows.length > q.pageSize ? String(list[list.length - 1]!.id) : null };
@@ -130,7 +161,8 @@ const header = ['id', 'at', 'userId', 'email', 'action', 'result', 'sn', 'ip', '
 export function exportUserLog(db: Db, filter: Filter): Readable {
   async function* lines() {
     yield '\ufeff' + csvLine(header);
-    const where = await conditions(db, filter);
+    const values = await filterValues(db, filter);
+    const where = conditions(values, bound(values));
     let after: number | undefined;
     for (;;) {
       const rows = await db

@@ -140,6 +140,24 @@ describe('device binding, the admin user list, its actions, the user log and the
     expect((await csv.text()).trim().split('\n')).toHaveLength(4);
   });
 
+  it('pages the user log by cursor and time, with the same query shape reused for other values', async () => {
+    const [one, two] = [await confirmedAppUser(server, admin), await confirmedAppUser(server, admin)];
+    const log = (query: string) => server.api<UserLogPage>('GET', `/api/admin/end-user/log?${query}`, { token: operator });
+    const first = await log(`userId=${one.id}&pageSize=2`);
+    expect(first.body.data.list.map((r) => r.action)).toEqual(['login', 'register']);
+    expect(first.body.data.total).toBe(2);
+    // The same shape (user id, offset) for another user answers that user's rows.
+    expect((await log(`userId=${two.id}&pageSize=2`)).body.data.list.every((r) => r.userId === two.id)).toBe(true);
+    const single = await log(`userId=${one.id}&pageSize=1`);
+    const next = await log(`userId=${one.id}&pageSize=1&cursor=${single.body.data.nextCursor}`);
+    expect([...single.body.data.list, ...next.body.data.list].map((r) => r.id)).toEqual(first.body.data.list.map((r) => r.id));
+    const at = Date.parse(first.body.data.list[1]!.at);
+    const since = await log(`userId=${one.id}&from=${new Date(at + 1).toISOString()}`);
+    expect(since.body.data.list.map((r) => r.id)).toEqual(first.body.data.list.filter((r) => Date.parse(r.at) > at).map((r) => r.id));
+    // An id and the e-mail of another account match nothing.
+    expect((await log(`userId=${one.id}&email=${encodeURIComponent(two.email)}`)).body.data).toMatchObject({ list: [], total: 0 });
+  });
+
   it('counts users by country and city on both bases, equal to the seeded data', async () => {
     // Homes: 2 in NZ/Wellington, 1 in NZ/Auckland, 1 in CL/Santiago. Mowers: the two Wellington users' mowers
     // stand in Christchurch; the Santiago user shares one of them; the Auckland user has none.
