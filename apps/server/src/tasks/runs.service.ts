@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { and, asc, desc, eq, gte, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, like, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   taskFaultText,
   type DeviceZones,
@@ -13,6 +13,7 @@ import {
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { prefixPattern } from '../db/helpers.ts';
+import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { devices } from '../devices/devices.sql.ts';
@@ -49,18 +50,41 @@ export function toRun(r: TaskRunRow): TaskRun {
   };
 }
 
-function conditions(f: RunFilter): SQL[] {
+/** The filter's values as the SQL compares them; a short SN or an owner without `@` is a prefix. */
+function filterValues(f: RunFilter) {
+  const owner = f.owner?.toLowerCase();
+  return {
+    sn: f.sn && f.sn.length >= 4 ? f.sn : undefined,
+    snPrefix: f.sn && f.sn.length < 4 ? prefixPattern(f.sn) : undefined,
+    owner: owner?.includes('@') ? owner : undefined,
+    ownerPrefix: owner && !owner.includes('@') ? prefixPattern(owner) : undefined,
+    model: f.model || undefined,
+    trigger: f.trigger || undefined,
+    result: f.result || undefined,
+    status: f.status || undefined,
+    faultCode: f.faultCode || undefined,
+    scheduleId: f.scheduleId || undefined,
+    from: f.from ? new Date(f.from) : undefined,
+    to: f.to ? new Date(f.to) : undefined,
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+
+/** Each value is a slot of a prepared query or a bound parameter. */
+function conditions(v: FilterValues, value: (name: keyof FilterValues) => SQLWrapper): SQL[] {
   const where: SQL[] = [];
-  if (f.sn) where.push(f.sn.length >= 4 ? eq(taskRuns.sn, f.sn) : like(taskRuns.sn, prefixPattern(f.sn)));
-  if (f.owner) where.push(f.owner.includes('@') ? eq(taskRuns.owner, f.owner.toLowerCase()) : like(taskRuns.owner, prefixPattern(f.owner.toLowerCase())));
-  if (f.model) where.push(eq(taskRuns.modelCode, f.model));
-  if (f.trigger) where.push(eq(taskRuns.trigger, f.trigger));
-  if (f.result) where.push(eq(taskRuns.result, f.result));
-  if (f.status) where.push(eq(taskRuns.status, f.status));
-  if (f.faultCode) where.push(eq(taskRuns.faultCode, f.faultCode));
-  if (f.scheduleId) where.push(eq(taskRuns.scheduleId, f.scheduleId));
-  if (f.from) where.push(gte(taskRuns.startedAt, new Date(f.from)));
-  if (f.to) where.push(lte(taskRuns.startedAt, new Date(f.to)));
+  if (v.sn !== undefined) where.push(eq(taskRuns.sn, value('sn')));
+  if (v.snPrefix !== undefined) where.push(like(taskRuns.sn, value('snPrefix')));
+  if (v.owner !== undefined) where.push(eq(taskRuns.owner, value('owner')));
+  if (v.ownerPrefix !== undefined) where.push(like(taskRuns.owner, value('ownerPrefix')));
+  if (v.model !== undefined) where.push(eq(taskRuns.modelCode, value('model')));
+  if (v.trigger !== undefined) where.push(eq(taskRuns.trigger, value('trigger')));
+  if (v.result !== undefined) where.push(eq(taskRuns.result, value('result')));
+  if (v.status !== undefined) where.push(eq(taskRuns.status, value('status')));
+  if (v.faultCode !== undefined) where.push(eq(taskRuns.faultCode, value('faultCode')));
+  if (v.scheduleId !== undefined) where.push(eq(taskRuns.scheduleId, value('scheduleId')));
+  if (v.from !== undefined) where.push(gte(taskRuns.startedAt, value('from')));
+  if (v.to !== undefined) where.push(lte(taskRuns.startedAt, value('to')));
   return where;
 }
 
@@ -71,20 +95,27 @@ function parseCursor(cursor: string | undefined): { at: Date; id: number } | und
   if (!m) throw new AppError('INVALID_CURSOR');
   return { at: new Date(Number(m[1])), id: Number(m[2]) };
 }
-const after = (c: { at: Date; id: number }) => or(sql`${taskRuns.startedAt} < ${c.at}`, and(eq(taskRuns.startedAt, c.at), sql`${taskRuns.id} < ${c.id}`))!;
+const after = (at: SQLWrapper, id: SQLWrapper) => or(sql`${taskRuns.startedAt} < ${at}`, and(eq(taskRuns.startedAt, at), sql`${taskRuns.id} < ${id}`))!;
 
 export async function listRuns(db: Db, q: RunListQuery) {
-  const where = conditions(q);
+  const values = filterValues(q);
   const cursor = parseCursor(q.cursor);
-  const [rows, { total, exact }] = await Promise.all([
+  const pageQuery = preparedByShape(db, `taskRuns:${presentKeys(values)}:${cursor ? 'cursor' : 'offset'}`, (slot) =>
     db
       .select()
       .from(taskRuns)
-      .where(and(...where, cursor ? after(cursor) : undefined))
+      .where(and(...conditions(values, slot), cursor ? after(slot('afterAt'), slot('afterId')) : undefined))
       .orderBy(desc(taskRuns.startedAt), desc(taskRuns.id))
-      .limit(q.pageSize + 1)
-      .offset(cursor ? 0 : (q.page - 1) * q.pageSize),
-    countMatches(db, () => db.select({ id: taskRuns.id }).from(taskRuns).where(and(...where)).$dynamic()),
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+  );
+  const [rows, { total, exact }] = await Promise.all([
+    pageQuery.execute({ ...values, afterAt: cursor?.at, afterId: cursor?.id, limit: q.pageSize + 1, offset: cursor ? 0 : (q.page - 1) * q.pageSize }),
+    countMatches(
+      db,
+      () => db.select({ id: taskRuns.id }).from(taskRuns).where(and(...conditions(values, bound(values)))).$dynamic(),
+      `taskRuns:${JSON.stringify(presentValues(values))}`,
+    ),
   ]);
   const page = rows.slice(0, q.pageSize);
   const last = page[page.length - 1];
@@ -101,13 +132,14 @@ const exportHeader = ['id', 'sn', 'runId', 'model', 'firmware', 'owner', 'trigge
 export function exportRuns(db: Db, f: RunFilter): Readable {
   async function* lines() {
     yield '\ufeff' + csvLine(exportHeader);
-    const where = conditions(f);
+    const values = filterValues(f);
+    const where = conditions(values, bound(values));
     let cursor: { at: Date; id: number } | undefined;
     for (;;) {
       const rows = await db
         .select()
         .from(taskRuns)
-        .where(and(...where, cursor ? after(cursor) : undefined))
+        .where(and(...where, cursor ? after(sql`${cursor.at}`, sql`${cursor.id}`) : undefined))
         .orderBy(desc(taskRuns.startedAt), desc(taskRuns.id))
         .limit(1000);
       for (const r of rows) {

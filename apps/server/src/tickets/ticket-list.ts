@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { and, asc, desc, eq, gte, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { TicketFilter, TicketListQuery, TicketPage } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { AppError } from '../http/envelope.ts';
@@ -17,27 +18,51 @@ import { tickets } from './tickets.sql.ts';
 
 const ACTIVE = sql`${tickets.status} in ('new', 'open', 'pending_customer')`;
 
-function conditions(f: TicketFilter, staffId: number): SQL[] {
+/** The filter's values as the SQL compares them; the view and the breach flag change the SQL itself. */
+function filterValues(f: TicketFilter, staffId: number) {
+  const number = f.keyword ? /^#?(\d{1,9})$/.exec(f.keyword)?.[1] : undefined;
+  return {
+    status: f.status || undefined,
+    priority: f.priority || undefined,
+    category: f.category || undefined,
+    assigneeId: f.assigneeId || undefined,
+    sn: f.sn || undefined,
+    userId: f.userId || undefined,
+    tag: f.tag || undefined,
+    createdFrom: f.createdFrom ? new Date(f.createdFrom) : undefined,
+    createdTo: f.createdTo ? new Date(f.createdTo) : undefined,
+    breached: f.slaBreached === true || undefined,
+    notBreached: f.slaBreached === false || undefined,
+    view: f.view || undefined,
+    staffId: f.view === 'mine' ? staffId : undefined,
+    keyword: f.keyword || undefined,
+    number: number === undefined ? undefined : Number(number),
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+
+/** Each value is a slot of a prepared query or a bound parameter. */
+function conditions(v: FilterValues, value: (name: keyof FilterValues) => SQLWrapper): SQL[] {
   const where: SQL[] = [];
-  if (f.status) where.push(eq(tickets.status, f.status));
-  if (f.priority) where.push(eq(tickets.priority, f.priority));
-  if (f.category) where.push(eq(tickets.category, f.category));
-  if (f.assigneeId) where.push(eq(tickets.assigneeId, f.assigneeId));
-  if (f.sn) where.push(eq(tickets.sn, f.sn));
-  if (f.userId) where.push(eq(tickets.userId, f.userId));
-  if (f.tag) where.push(sql`${tickets.tags} @> array[${f.tag}]::text[]`);
-  if (f.createdFrom) where.push(gte(tickets.createdAt, new Date(f.createdFrom)));
-  if (f.createdTo) where.push(lte(tickets.createdAt, new Date(f.createdTo)));
-  if (f.slaBreached !== undefined) where.push(f.slaBreached ? breachedSql : sql`not ${breachedSql}`);
-  if (f.view === 'active') where.push(ACTIVE);
-  if (f.view === 'mine') where.push(eq(tickets.assigneeId, staffId), ACTIVE);
+  if (v.status !== undefined) where.push(eq(tickets.status, value('status')));
+  if (v.priority !== undefined) where.push(eq(tickets.priority, value('priority')));
+  if (v.category !== undefined) where.push(eq(tickets.category, value('category')));
+  if (v.assigneeId !== undefined) where.push(eq(tickets.assigneeId, value('assigneeId')));
+  if (v.sn !== undefined) where.push(eq(tickets.sn, value('sn')));
+  if (v.userId !== undefined) where.push(eq(tickets.userId, value('userId')));
+  if (v.tag !== undefined) where.push(sql`${tickets.tags} @> array[${value('tag')}]::text[]`);
+  if (v.createdFrom !== undefined) where.push(gte(tickets.createdAt, value('createdFrom')));
+  if (v.createdTo !== undefined) where.push(lte(tickets.createdAt, value('createdTo')));
+  if (v.breached) where.push(breachedSql);
+  if (v.notBreached) where.push(sql`not ${breachedSql}`);
+  if (v.view === 'active') where.push(ACTIVE);
+  if (v.view === 'mine') where.push(eq(tickets.assigneeId, value('staffId')), ACTIVE);
   // Literal statuses so the partial index (tickets_unassigned_activity) matches.
-  if (f.view === 'unassigned') where.push(isNull(tickets.assigneeId), ACTIVE);
-  if (f.view === 'breaching') where.push(breachingNow());
-  if (f.keyword) {
-    const number = /^#?(\d{1,9})$/.exec(f.keyword)?.[1];
-    const text = sql`${tickets.search} @@ websearch_to_tsquery('simple', ${f.keyword})`;
-    where.push(number ? or(eq(tickets.number, Number(number)), text)! : text);
+  if (v.view === 'unassigned') where.push(isNull(tickets.assigneeId), ACTIVE);
+  if (v.view === 'breaching') where.push(breachingNow());
+  if (v.keyword !== undefined) {
+    const text = sql`${tickets.search} @@ websearch_to_tsquery('simple', ${value('keyword')})`;
+    where.push(v.number !== undefined ? or(eq(tickets.number, value('number')), text)! : text);
   }
   return where;
 }
@@ -54,19 +79,27 @@ function parseCursor(cursor: string | undefined): { at: Date; id: number } | und
 const nextDue = sql`case when ${tickets.status} in ('new', 'open') then coalesce(case when ${tickets.firstResponseAt} is null then ${tickets.firstResponseDue} end, ${tickets.resolutionDue}) end`;
 
 export async function listTickets(db: Db, q: TicketListQuery, staffId: number): Promise<TicketPage> {
-  const where = conditions(q, staffId);
+  const values = filterValues(q, staffId);
   const key = q.sort === '-createdAt' ? tickets.createdAt : tickets.lastActivityAt;
   // The due-time order has no index to walk: it pages by offset only.
   const after = q.sort === 'slaDue' ? undefined : parseCursor(q.cursor);
-  const pageWhere = after ? [...where, sql`(${key}, ${tickets.id}) < (${after.at}, ${after.id})`] : where;
   const order = q.sort === 'slaDue' ? [sql`${nextDue} asc nulls last`, asc(tickets.id)] : [desc(key), desc(tickets.id)];
-  const [rows, { total, exact }] = await Promise.all([
+  // The view is part of the shape: `view` is a value only for the count's key.
+  const shape = `tickets:${presentKeys(values)}:${q.view ?? ''}:${q.sort}:${after ? 'cursor' : 'offset'}`;
+  const pageQuery = preparedByShape(db, shape, (slot) =>
     summarySelect(db)
-      .where(and(...pageWhere))
+      .where(and(...conditions(values, slot), after ? sql`(${key}, ${tickets.id}) < (${slot('afterAt')}, ${slot('afterId')})` : undefined))
       .orderBy(...order)
-      .limit(q.pageSize + 1)
-      .offset(after ? 0 : (q.page - 1) * q.pageSize) as Promise<SummaryRow[]>,
-    countMatches(db, () => db.select({ id: tickets.id }).from(tickets).where(and(...where)).$dynamic()),
+      .limit(slot('limit'))
+      .offset(slot('offset')),
+  );
+  const [rows, { total, exact }] = await Promise.all([
+    pageQuery.execute({ ...values, afterAt: after?.at, afterId: after?.id, limit: q.pageSize + 1, offset: after ? 0 : (q.page - 1) * q.pageSize }) as Promise<SummaryRow[]>,
+    countMatches(
+      db,
+      () => db.select({ id: tickets.id }).from(tickets).where(and(...conditions(values, bound(values)))).$dynamic(),
+      `tickets:${JSON.stringify(presentValues(values))}`,
+    ),
   ]);
   const page = rows.slice(0, q.pageSize);
   const last = page[page.length - 1]?.ticket;
@@ -80,7 +113,8 @@ const header = ['number', 'title', 'category', 'status', 'priority', 'userId', '
 export function exportTickets(db: Db, filter: TicketFilter, staffId: number): Readable {
   async function* lines() {
     yield '\ufeff' + csvLine(header);
-    const where = conditions(filter, staffId);
+    const values = filterValues(filter, staffId);
+    const where = conditions(values, bound(values));
     let after: { at: Date; id: number } | undefined;
     for (;;) {
       const rows = (await summarySelect(db)

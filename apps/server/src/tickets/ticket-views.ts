@@ -11,6 +11,7 @@ import {
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { appUsers } from '../end-users/end-users.sql.ts';
+import { preparedByShape } from '../db/prepared.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { breachedSql } from './sla.ts';
@@ -134,22 +135,41 @@ export async function appTicketDetail(db: Db, t: TicketRow): Promise<AppTicketDe
   };
 }
 
+/** The staff detail's reads, each built once (db/prepared.ts): a detail is opened far more often than it changes shape. */
+function detailQueries(db: Db) {
+  return {
+    ticket: preparedByShape(db, 'ticketDetail', (slot) => summarySelect(db).where(eq(tickets.id, slot('id'))).limit(1)),
+    entries: preparedByShape(db, 'ticketEntries', (slot) =>
+      db.select().from(ticketEntries).where(eq(ticketEntries.ticketId, slot('id'))).orderBy(asc(ticketEntries.createdAt), asc(ticketEntries.id)),
+    ),
+    files: preparedByShape(db, 'ticketAttachments', (slot) => db.select().from(ticketAttachments).where(eq(ticketAttachments.ticketId, slot('id'))).orderBy(asc(ticketAttachments.id))),
+    history: preparedByShape(db, 'ticketHistory', (slot) => db.select().from(ticketHistory).where(eq(ticketHistory.ticketId, slot('id'))).orderBy(asc(ticketHistory.id))),
+    others: preparedByShape(db, 'ticketOthers', (slot) =>
+      db
+        .select({ id: tickets.id, number: tickets.number, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt })
+        .from(tickets)
+        .where(and(eq(tickets.userId, slot('userId')), ne(tickets.id, slot('id'))))
+        .orderBy(desc(tickets.lastActivityAt), desc(tickets.id))
+        .limit(20),
+    ),
+    merged: preparedByShape(db, 'ticketMerged', (slot) => db.select({ number: tickets.number }).from(tickets).where(eq(tickets.mergedIntoId, slot('id'))).orderBy(asc(tickets.number))),
+    locale: preparedByShape(db, 'ticketUserLocale', (slot) => db.select({ locale: appUsers.locale }).from(appUsers).where(eq(appUsers.id, slot('userId')))),
+  };
+}
+
 export async function staffTicketDetail(db: Db, id: number): Promise<TicketDetail> {
-  const [row] = await summarySelect(db).where(eq(tickets.id, id)).limit(1);
+  const q = detailQueries(db);
+  const [row] = (await q.ticket.execute({ id })) as SummaryRow[];
   if (!row) throw new AppError('TICKET_NOT_FOUND');
   const t = row.ticket;
+  const values = { id, userId: t.userId };
   const [entries, files, history, others, merged, locale] = await Promise.all([
-    db.select().from(ticketEntries).where(eq(ticketEntries.ticketId, id)).orderBy(asc(ticketEntries.createdAt), asc(ticketEntries.id)),
-    db.select().from(ticketAttachments).where(eq(ticketAttachments.ticketId, id)).orderBy(asc(ticketAttachments.id)),
-    db.select().from(ticketHistory).where(eq(ticketHistory.ticketId, id)).orderBy(asc(ticketHistory.id)),
-    db
-      .select({ id: tickets.id, number: tickets.number, title: tickets.title, status: tickets.status, createdAt: tickets.createdAt })
-      .from(tickets)
-      .where(and(eq(tickets.userId, t.userId), ne(tickets.id, id)))
-      .orderBy(desc(tickets.lastActivityAt), desc(tickets.id))
-      .limit(20),
-    db.select({ number: tickets.number }).from(tickets).where(eq(tickets.mergedIntoId, id)).orderBy(asc(tickets.number)),
-    db.select({ locale: appUsers.locale }).from(appUsers).where(eq(appUsers.id, t.userId)),
+    q.entries.execute(values),
+    q.files.execute(values),
+    q.history.execute(values),
+    q.others.execute(values),
+    q.merged.execute(values),
+    q.locale.execute(values),
   ]);
   const toEntry = (e: (typeof entries)[number]): TicketEntry => ({
     id: e.id,
@@ -163,7 +183,7 @@ export async function staffTicketDetail(db: Db, id: number): Promise<TicketDetai
     createdAt: e.createdAt.toISOString(),
   });
   return {
-    ...toSummary(row as SummaryRow),
+    ...toSummary(row),
     description: t.description,
     appVersion: t.appVersion,
     os: t.os,
