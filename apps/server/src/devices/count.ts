@@ -1,4 +1,6 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
+import { bound, preparedByShape, presentValues } from '../db/prepared.ts';
 import type { Db } from '../db/client.ts';
 
 /** Up to this many matches a list reports an exact total. */
@@ -19,23 +21,43 @@ interface Total {
 const caches = new WeakMap<Db, Map<string, Total & { until: number }>>();
 
 /**
+ * A list's filter as a count needs it: `matches` writes `select … from … where …` taking each value
+ * from `value` (a slot of a prepared query, or a bound parameter); `shape` names the SQL it writes
+ * for any values (as in db/prepared.ts).
+ */
+export interface FilteredList<V extends Record<string, unknown>> {
+  shape: string;
+  values: V;
+  matches: (value: (name: keyof V) => SQLWrapper) => PgSelect;
+}
+
+/**
  * The total of a list without counting a million rows per page: count at most 10,001 matches
  * (an index range, cheap); beyond that, the planner's row estimate for the same query, which
  * PostgreSQL keeps current through ANALYZE. A total above ALWAYS_COUNTED is cached briefly per
  * filter, so the next pages of the same list skip both the capped count and the estimate.
- * `matches` builds a fresh `select … from … where …`. `filterKey` names the list and its filter
- * values when the caller has them at hand, so a cached total is found without building SQL;
- * without it, the SQL and its parameters are the key.
+ *
+ * Given a `FilteredList`, the cache key is its shape and values, and the capped count is built once
+ * per shape: no SQL is built for a cached total, nor for the count of a short list (counted on
+ * every page). Given a function building a fresh `select … from … where …`, its SQL and parameters
+ * are the key.
  */
-export async function countMatches(db: Db, matches: () => Matches, filterKey?: string): Promise<Total> {
+export async function countMatches<V extends Record<string, unknown>>(db: Db, list: FilteredList<V> | (() => Matches)): Promise<Total> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
-  const key = filterKey ?? sqlKey(matches());
+  const filtered = typeof list === 'function' ? undefined : list;
+  const matches = filtered ? () => filtered.matches(bound(filtered.values)) : (list as () => Matches);
+  const key = filtered ? `${filtered.shape}\u0000${JSON.stringify(presentValues(filtered.values))}` : sqlKey(matches());
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.until > now) return { total: hit.total, exact: hit.exact };
   if (hit) cache.delete(key);
-  const total = await countNow(db, matches);
+  const capped = filtered
+    ? preparedByShape(db, `count:${filtered.shape}`, (slot) =>
+        db.select({ n: sql<number>`count(*)::int` }).from(filtered.matches((name) => slot(String(name))).limit(EXACT_COUNT_LIMIT + 1).as('capped')),
+      ).execute(filtered.values)
+    : db.execute(sql`select count(*)::int as n from (${matches().limit(EXACT_COUNT_LIMIT + 1)}) capped`).then((r) => (r as unknown as { rows: Array<{ n: number }> }).rows);
+  const total = await estimateBeyondCap(db, Number((await capped)[0]?.n ?? 0), matches);
   if (total.total > ALWAYS_COUNTED) {
     // Oldest first out: a Map iterates in insertion order.
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
@@ -49,9 +71,7 @@ function sqlKey(query: Matches): string {
   return `${text}\u0000${JSON.stringify(params)}`;
 }
 
-async function countNow(db: Db, matches: () => Matches): Promise<Total> {
-  const capped = await db.execute(sql`select count(*)::int as n from (${matches().limit(EXACT_COUNT_LIMIT + 1)}) capped`);
-  const n = Number((capped as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+async function estimateBeyondCap(db: Db, n: number, matches: () => SQLWrapper): Promise<Total> {
   if (n <= EXACT_COUNT_LIMIT) return { total: n, exact: true };
   const plan = await db.execute(sql`explain (format json) ${matches()}`);
   return { total: Math.max(EXACT_COUNT_LIMIT + 1, Math.round(planRows(plan))), exact: false };

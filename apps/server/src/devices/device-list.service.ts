@@ -3,7 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DeviceFilter, DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
-import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
+import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { countMatches } from './count.ts';
@@ -243,11 +243,12 @@ export async function listDevices(db: Db, query: DeviceListQuery): Promise<Devic
   // The page and its total side by side: two pool connections, one round trip of latency.
   const [{ rows, next }, { total, exact }] = await Promise.all([
     pageRows(db, query, query.pageSize, query.cursor ? { cursor: query.cursor } : { offset: pageOffset(query) }),
-    countMatches(
-      db,
-      () => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(values, plan, bound(values))),
-      `devices:${JSON.stringify(presentValues(values))}`,
-    ),
+    // The plan (which tables) follows the order too, so the sort is part of the count's shape.
+    countMatches(db, {
+      shape: `devices:${presentKeys(values)}:${query.sort}`,
+      values,
+      matches: (value) => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(values, plan, value)).$dynamic(),
+    }),
   ]);
   return { list: rows.map(toSummary), total, totalExact: exact, nextCursor: next };
 }

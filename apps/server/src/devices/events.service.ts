@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from
 import { eventCatalogue, type DeviceEvent, type EventCount, type EventListQuery, type Locale } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { pageOffset } from '../db/helpers.ts';
-import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
+import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import type { Principal } from '../http/auth.ts';
 import { countMatches } from './count.ts';
 import { deviceEvents, type DeviceEventRow } from './devices.sql.ts';
@@ -77,7 +77,11 @@ export async function listEvents(db: Db, q: EventListQuery, locale: Locale) {
   );
   const [rows, { total, exact }] = await Promise.all([
     page.execute({ ...values, limit: q.pageSize, offset: pageOffset(q) }),
-    countMatches(db, () => db.select({ one: deviceEvents.id }).from(deviceEvents).where(eventFilter(q)).$dynamic(), `events:${JSON.stringify(presentValues(values))}`),
+    countMatches(db, {
+      shape: `events:${presentKeys(values)}`,
+      values,
+      matches: (value) => db.select({ one: deviceEvents.id }).from(deviceEvents).where(conditions(values, value)).$dynamic(),
+    }),
   ]);
   return { list: rows.map((r) => toDeviceEvent(r, locale)), total, totalExact: exact };
 }

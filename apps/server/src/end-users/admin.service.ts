@@ -3,7 +3,7 @@ import { and, desc, eq, gt, gte, inArray, like, lt, lte, or, sql, type SQL, type
 import type { EndUser, EndUserDetail, EndUserFilter, EndUserListQuery, Locale } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
+import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { deviceState, devices, NEVER_SEEN, seenAt } from '../devices/devices.sql.ts';
@@ -88,11 +88,11 @@ export async function listEndUsers(db: Db, q: EndUserListQuery) {
   );
   const [rows, { total, exact }] = await Promise.all([
     page.execute({ ...values, after, limit: q.pageSize + 1, offset: parsed === undefined ? (q.page - 1) * q.pageSize : 0 }),
-    countMatches(
-      db,
-      () => db.select({ id: appUsers.id }).from(appUsers).where(and(...conditions(values, bound(values)))).$dynamic(),
-      `endUsers:${JSON.stringify(presentValues(values))}`,
-    ),
+    countMatches(db, {
+      shape: `endUsers:${presentKeys(values)}`,
+      values,
+      matches: (value) => db.select({ id: appUsers.id }).from(appUsers).where(and(...conditions(values, value))).$dynamic(),
+    }),
   ]);
   const list = rows.slice(0, q.pageSize).map(toEndUser);
   return { list, total, totalExact: exact, nextCursor: rows.length > q.pageSize ? String(list[list.length - 1]!.id) : null };

@@ -4,7 +4,7 @@ import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL, type SQLWrapper } 
 import type { UserLog, UserLogAction, UserLogQuery } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
+import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { AppError } from '../http/envelope.ts';
@@ -140,11 +140,11 @@ export async function listUserLog(db: Db, q: UserLogQuery) {
   );
   const [rows, { total, exact }] = await Promise.all([
     page.execute({ ...values, after, limit: q.pageSize + 1, offset: after === undefined ? (q.page - 1) * q.pageSize : 0 }),
-    countMatches(
-      db,
-      () => db.select({ id: userLogs.id }).from(userLogs).where(and(...conditions(values, bound(values)))).$dynamic(),
-      `userLog:${JSON.stringify(presentValues(values))}`,
-    ),
+    countMatches(db, {
+      shape: `userLog:${presentKeys(values)}`,
+      values,
+      matches: (value) => db.select({ id: userLogs.id }).from(userLogs).where(and(...conditions(values, value))).$dynamic(),
+    }),
   ]);
   const list = rows.slice(0, q.pageSize).map(toUserLog);
   return { list, total, totalExact: exact, nextCursor: rows.length > q.pageSize ? String(list[list.length - 1]!.id) : null };

@@ -13,7 +13,7 @@ import {
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { prefixPattern } from '../db/helpers.ts';
-import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
+import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { devices } from '../devices/devices.sql.ts';
@@ -111,11 +111,11 @@ export async function listRuns(db: Db, q: RunListQuery) {
   );
   const [rows, { total, exact }] = await Promise.all([
     pageQuery.execute({ ...values, afterAt: cursor?.at, afterId: cursor?.id, limit: q.pageSize + 1, offset: cursor ? 0 : (q.page - 1) * q.pageSize }),
-    countMatches(
-      db,
-      () => db.select({ id: taskRuns.id }).from(taskRuns).where(and(...conditions(values, bound(values)))).$dynamic(),
-      `taskRuns:${JSON.stringify(presentValues(values))}`,
-    ),
+    countMatches(db, {
+      shape: `taskRuns:${presentKeys(values)}`,
+      values,
+      matches: (value) => db.select({ id: taskRuns.id }).from(taskRuns).where(and(...conditions(values, value))).$dynamic(),
+    }),
   ]);
   const page = rows.slice(0, q.pageSize);
   const last = page[page.length - 1];

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { and, asc, desc, eq, gte, isNull, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { TicketFilter, TicketListQuery, TicketPage } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
-import { bound, presentKeys, presentValues, preparedByShape } from '../db/prepared.ts';
+import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import { countMatches } from '../devices/count.ts';
 import { csvCell, csvLine } from '../devices/csv.ts';
 import { AppError } from '../http/envelope.ts';
@@ -95,11 +95,11 @@ export async function listTickets(db: Db, q: TicketListQuery, staffId: number): 
   );
   const [rows, { total, exact }] = await Promise.all([
     pageQuery.execute({ ...values, afterAt: after?.at, afterId: after?.id, limit: q.pageSize + 1, offset: after ? 0 : (q.page - 1) * q.pageSize }) as Promise<SummaryRow[]>,
-    countMatches(
-      db,
-      () => db.select({ id: tickets.id }).from(tickets).where(and(...conditions(values, bound(values)))).$dynamic(),
-      `tickets:${JSON.stringify(presentValues(values))}`,
-    ),
+    countMatches(db, {
+      shape: `tickets:${presentKeys(values)}:${q.view ?? ''}`,
+      values,
+      matches: (value) => db.select({ id: tickets.id }).from(tickets).where(and(...conditions(values, value))).$dynamic(),
+    }),
   ]);
   const page = rows.slice(0, q.pageSize);
   const last = page[page.length - 1]?.ticket;
