@@ -17,7 +17,7 @@ interface Total {
   exact: boolean;
 }
 
-/** Per database (tests run several servers in one process), keyed by the filter's SQL and parameters. */
+/** Per database (tests run several servers in one process), keyed by the list's shape and values, or its SQL and parameters. */
 const caches = new WeakMap<Db, Map<string, Total & { until: number }>>();
 
 /**
