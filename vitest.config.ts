@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One migrated database per run; each server's fresh database is a copy of it.
+    globalSetup: ['apps/server/test/database-template.ts'],
     reporters: ['default', './tools/summary-reporter.ts'],
   },
 });

@@ -39,13 +39,16 @@ export interface TestServer extends BuiltApp {
 async function freshDatabase(dataDir?: string): Promise<{ database: Database; url?: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({ dataDir: dataDir ?? 'memory://' });
+    // In memory, start from the run's migrated template (database-template.ts) when there is one.
+    const pgliteTemplate = dataDir ? undefined : process.env.MOWERLINE_TEST_PGLITE_TEMPLATE;
+    const database = await openDatabase({ dataDir: dataDir ?? 'memory://', pgliteTemplate });
     return { database, drop: async () => {} };
   }
   const name = `mowerline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const template = process.env.MOWERLINE_TEST_PG_TEMPLATE;
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -19,13 +19,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
+export const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
 
 /**
  * The one database client: PostgreSQL when a URL is given, else embedded PGlite in `dataDir`
  * (or in memory when `dataDir` is 'memory://') on its own thread. Migrations run before it is handed out.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; onError?: (err: Error) => void }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir: string;
+  onError?: (err: Error) => void;
+  /** An embedded database starts as a copy of this dumped data directory (tests: one migrated template). */
+  pgliteTemplate?: string;
+}): Promise<Database> {
   if (opts.url) {
     const { Pool } = (await import('pg')).default;
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -61,7 +67,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onErro
   // Every writer of an embedded database is in this process and goes through this client, so
   // watching its statements is enough: the feed is always live.
   const accessChanges = new AccessChangeFeed(true);
-  const client = await PGliteThread.create(dir, accessChanges);
+  const client = await PGliteThread.create(dir, accessChanges, opts.pgliteTemplate);
   // drizzle's PGlite driver calls only what PGliteThread implements (query, exec, transaction).
   const db = drizzle({ client: client as unknown as PGlite, schema });
   await migrate(db, { migrationsFolder });

@@ -52,9 +52,12 @@ export class PGliteThread implements PGliteLike {
     worker.on('exit', (code) => this.abort(new Error(`the database thread stopped (exit code ${code})`)));
   }
 
-  /** `accessChanges` hears of every committed write to the session and account tables (access-changes.ts). */
-  static async create(dataDir: string, accessChanges?: AccessChangeFeed): Promise<PGliteThread> {
-    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  /**
+   * `accessChanges` hears of every committed write to the session and account tables (access-changes.ts).
+   * `template` is a file written by PGlite's `dumpDataDir` to start from instead of an empty cluster.
+   */
+  static async create(dataDir: string, accessChanges?: AccessChangeFeed, template?: string): Promise<PGliteThread> {
+    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, template } });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: { ready?: boolean }) => {
         if (!m.ready) return;

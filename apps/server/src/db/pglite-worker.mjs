@@ -1,10 +1,16 @@
 // The embedded database on its own thread (see pglite-thread.ts). Plain JavaScript so that any
 // loader (node --import tsx, vitest) can start it.
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 const identity = (value) => value;
-const db = await PGlite.create(workerData.dataDir);
+// A template (a dumped data directory) skips initdb and every migration: test suites start
+// hundreds of fresh databases, and creating each from nothing is most of their start-up.
+const db = await PGlite.create(
+  workerData.dataDir,
+  workerData.template ? { loadDataDir: new Blob([readFileSync(workerData.template)]) } : {},
+);
 /** Open transactions by id: the handle PGlite gave us, and how to end it. */
 const transactions = new Map();
 let nextTransaction = 1;
