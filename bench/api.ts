@@ -3,7 +3,7 @@
  * (a third with mowers) and 10,000,000 user-log rows seeded in a fresh PostgreSQL database
  * (INSERT … SELECT generate_series; bench/lib/end-users-seed.ts), then each list/detail endpoint,
  * the user log and the user distribution under concurrency with autocannon, side by side with two
- * baselines (issue 18):
+ * baselines:
  *   - the SQL floor: a bare Fastify route in the server process that runs the SQL one real request
  *     of that endpoint ran (captured from the server's `pg` client; bench/lib/sql-floor.ts) through
  *     the server's own pool and answers the rows. API ÷ floor at BENCH_API_CONNECTIONS is the

@@ -41,7 +41,7 @@ const PROFILE = process.env.BENCH_PROFILE !== '0';
 const KEEP_PROFILES = process.env.BENCH_PROFILE_DIR;
 const SWEEP = (process.env.BENCH_INGEST_RATES ?? '').split(',').filter(Boolean).map(Number).sort((a, b) => a - b);
 const PIN = process.env.BENCH_INGEST_PIN === '1';
-/** Below this share of the offered load persisted, the platform is saturated (issue 18). */
+/** Below this share of the offered load persisted, the platform is saturated. */
 const HOLDS = 0.95;
 /** The machine's Mosquitto (anonymous, no auth plug-in: fine for a benchmark, see docs/device-protocol.md). */
 const MOSQUITTO_URL = process.env.BENCH_MQTT_URL ?? 'mqtt://127.0.0.1:1883';

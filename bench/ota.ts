@@ -1,5 +1,5 @@
 /**
- * OTA targeting at scale (issue 18, item 5): mowers of one model seeded in a fresh PostgreSQL
+ * OTA targeting at scale: mowers of one model seeded in a fresh PostgreSQL
  * database with set-based SQL, then campaign preview and creation through the real HTTP API for a
  * model target whose version range takes about every mower, and for a narrower range.
  *

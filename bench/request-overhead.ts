@@ -1,5 +1,5 @@
 /**
- * Per-request overhead (issue 18): what a signed-in request costs beyond its own query. 10,000
+ * Per-request overhead: what a signed-in request costs beyond its own query. 10,000
  * devices seeded in a fresh PostgreSQL database; two server processes on it, one with the principal
  * cache off (SESSION_CACHE_MS=0: the session is checked in the database on every request) and one
  * with it on; autocannon alternates between them on the device list and a device detail, in

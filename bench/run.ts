@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- ingest api console]`: runs the benchmarks one after another in one run (each
  * in its own process, so one cannot leave memory or timers behind for the next) and writes
- * bench/RESULTS.md: machine, date, command, a summary against the targets of issue 7, and each
+ * bench/RESULTS.md: machine, date, command, a summary against the performance targets, and each
  * benchmark's figures with the baseline it was measured against in the same run.
  */
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The embedded database's share of ingest (issue 18, item 4): the latest-state upsert of the
+ * The embedded database's share of ingest: the latest-state upsert of the
  * telemetry writer (gateway/batch-writer.ts, same columns and conflict rule) in PGlite, 500 rows a
  * statement over 10,000 mowers, each variant in a fresh in-memory database with the real migrations:
  *   shipped:              last_seen_at advanced at most every LAST_SEEN_RESOLUTION_S, so an update

@@ -1,5 +1,5 @@
 /**
- * Mowing tasks at scale (issue 14): a year of task runs for a large fleet seeded in a fresh
+ * Mowing tasks at scale: a year of task runs for a large fleet seeded in a fresh
  * PostgreSQL database with set-based SQL (INSERT … SELECT generate_series), the 15-minute
  * roll-ups computed from those runs exactly as ingest writes them (one row per bucket of start
  * time, model and firmware; the hourly and daily levels follow by the same trigger as on ingest),

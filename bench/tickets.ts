@@ -1,5 +1,5 @@
 /**
- * Feedback tickets at scale (issue 15): app users, tickets and their conversation entries seeded
+ * Feedback tickets at scale: app users, tickets and their conversation entries seeded
  * in a fresh PostgreSQL database with set-based SQL (INSERT … SELECT generate_series), then the
  * staff list (first page, filtered pages, full-text keyword) and the detail under autocannon with
  * 1 and 10 connections, each next to its SQL floor and a bare route (bench/lib/endpoint-cases.ts).

@@ -1,7 +1,7 @@
 /**
  * The measurement every API benchmark shares (bench/api.ts, tasks.ts, tickets.ts): each case's
  * endpoint under autocannon next to its two baselines,
- *   - the SQL floor (issue 18's headline): a bare route in the server process replaying the SQL one
+ *   - the SQL floor (the headline ratio): a bare route in the server process replaying the SQL one
  *     steady-state request of the endpoint ran, through the server's own pool (sql-floor.ts);
  *   - the bare route: the same bytes with no database at all, in its own process (the upper bound).
  * One connection shows a request's own latency; `connections` show throughput under load.

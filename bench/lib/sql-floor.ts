@@ -1,5 +1,5 @@
 /**
- * The API benchmark's fair floor (issue 18): for each endpoint, the SQL that one real request ran,
+ * The API benchmark's fair floor: for each endpoint, the SQL that one real request ran,
  * captured inside the server process, replayed by a bare Fastify route through the server's own
  * `pg` pool. What the endpoint costs beyond that floor is the platform's overhead per request
  * (guard, validation, serialization, the envelope); the floor itself is what no implementation of

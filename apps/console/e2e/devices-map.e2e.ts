@@ -59,7 +59,7 @@ describe('device map against the real server and real mowers', () => {
     }
     await marker('MAP-STO-0002').waitFor();
     expect(await marker('MAP-STO-0002').getAttribute('data-state')).toBe('error');
-    // Zoomed in to the gardens, the offline base still names the place (issue 17 §8).
+    // Zoomed in to the gardens, the offline base still names the place.
     await page.locator('[data-testid=map-place]', { hasText: 'Stockholm' }).first().waitFor();
     await marker('MAP-STO-0002').click();
     const drawer = page.locator('[data-testid=device-detail]');
@@ -91,7 +91,7 @@ describe('device map against the real server and real mowers', () => {
     expect(session.errors).toEqual([]);
   });
 
-  it('names the nearest place when a garden-sized view holds none (issue 17 §8)', async () => {
+  it('names the nearest place when a garden-sized view holds none', async () => {
     const { page } = session;
     const marker0 = page.locator('[data-testid=fleet-device]:visible, [data-testid=fleet-cluster]:visible').first();
     await marker0.waitFor();

@@ -57,7 +57,7 @@ describe('device list, exception events and serial numbers against the real serv
     expect(await row(page, 'E2E-MOW-0002').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Reset' }).click();
-    // The region filter offers the regions devices are registered in (issue 17 §10).
+    // The region filter offers the regions devices are registered in.
     await pick('Region', 'eu-north');
     await filterItem('Firmware').locator('input').fill('1.4.2');
     const request = page.waitForRequest((r) => r.url().includes('/api/admin/device?') && r.url().includes('region=eu-north'));

@@ -75,7 +75,7 @@ describe('staff page (system-user) against the real server', () => {
     await modal.getByLabel(/^\W*Name$/).fill('Dmitri Ivanov');
     await modal.getByLabel('E-mail').fill('dmitri@example.com');
     await modal.getByRole('button', { name: 'Add' }).click();
-    // No SMTP_URL here: the console says so and hands the one-time link over instead (issue 17 §3).
+    // No SMTP_URL here: the console says so and hands the one-time link over instead.
     await toast(page, 'Dmitri Ivanov was added, but no invitation was mailed');
     await closeOneTimeLink(page, 'Invitation link for Dmitri Ivanov');
     const created = await staffNamed(server, admin, 'dmitri');

@@ -54,7 +54,7 @@ function lowestSupported(range: string): Version {
   return [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
 }
 
-describe('Node version: engines and the dependency tree agree (issue 17 §12)', () => {
+describe('Node version: engines and the dependency tree agree', () => {
   it('reads npm ranges as npm does', () => {
     expect(satisfies([20, 19, 0], '>=22')).toBe(false);
     expect(satisfies([20, 19, 0], '>= 22')).toBe(false);

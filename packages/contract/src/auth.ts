@@ -72,7 +72,7 @@ export const captchaResultSchema = z.object({
 export type CaptchaResult = z.infer<typeof captchaResultSchema>;
 
 /**
- * GET /api/admin/user/info: session state (name, role) and the spec §3 user-info fields.
+ * GET /api/admin/user/info: session state (name, role) and the account facts the console shows in the user centre.
  * jobName/organizationName/locationName repeat job/organization/location (free texts, no code
  * tables); accountId is the stable display id `ML-000001`; registrationDate is when the account
  * was created (ISO); certification is 1 for administrators (verified to manage the platform), else 0.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A region's API host the console may talk to (spec §3 server list). */
+/** A region's API host the console may talk to. */
 export const serverEntrySchema = z.object({ name: z.string(), host: z.string() });
 export type ServerEntry = z.infer<typeof serverEntrySchema>;
 

@@ -20,7 +20,7 @@ export type ContentFileKind = (typeof contentFileKinds)[number];
 /** Largest image upload (before re-encoding) and video upload. */
 export const CONTENT_IMAGE_MAX_MB = 10;
 export const CONTENT_VIDEO_MAX_MB = 200;
-/** Popular lists hold 5 items (spec §9); the period is a week unless asked otherwise. */
+/** Popular lists hold 5 items; the period is a week unless asked otherwise. */
 export const POPULAR_SIZE = 5;
 export const contentDataRanges = [8, 30, 90] as const;
 

@@ -154,7 +154,7 @@ export const eventCatalogue: Record<string, { severity: EventSeverity } & Locali
 /**
  * NUL and UTF-16 halves without their other half: JSON can carry them, PostgreSQL text and jsonb
  * cannot store them. One such character once failed a whole write batch with other devices' data
- * in it (issue 12).
+ * in it.
  */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what this finds
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -318,7 +318,7 @@ export function deviceMayRetain(topic: string): boolean {
   return !!parsed && retainedDeviceTopics.includes(parsed.suffix);
 }
 
-// ---------------------------------------------------------------- tasks (issue 14)
+// ---------------------------------------------------------------- tasks
 
 /** A run id as the mower makes it: unique per device (a ULID or random id). */
 export const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);

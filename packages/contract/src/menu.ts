@@ -5,7 +5,7 @@ import type { RouteDef } from './routes.ts';
 // Kept apart from the route table (routes.ts, zod-free) so the console's first screen, which
 // needs the table, does not load zod.
 
-/** The menu item shape of spec §3 as the menu endpoint answers it (recursive: groups hold children). */
+/** The menu item shape as the menu endpoint answers it (recursive: groups hold children). */
 export const routeMetaSchema = z.object({
   locale: z.string(),
   requiresAuth: z.boolean(),

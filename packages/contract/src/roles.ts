@@ -22,7 +22,7 @@ export const roleDescriptions: Record<Role, { name: Localized; description: Loca
 };
 
 /**
- * The one permission rule (spec §5/§6), shared by server and console:
+ * The one permission rule, shared by server and console:
  * an empty list allows everyone, '*' allows every role, otherwise the role must be listed.
  */
 export function can(role: string | undefined | null, allowed: readonly RoleRule[]): boolean {

@@ -29,7 +29,7 @@ const page = (path: string, name: string, locale: string, resource: Resource, ex
 });
 
 /**
- * The one route/menu table (spec §2). The server's menu endpoint and the console's router,
+ * The one route/menu table. The server's menu endpoint and the console's router,
  * menu, breadcrumbs and tab bar all read it. An area appears here with the issue that builds it.
  *
  * Order collisions (spec: task 1 with device 1, ticket 3 with product 3) are resolved by a stable
@@ -74,7 +74,7 @@ export const appRoutes: RouteDef[] = [
       page('user', 'operation-user', 'menu.operation.user', 'endUsers'),
       page('user-distribution', 'user-distribution', 'menu.operation.userDistribution', 'endUsers'),
       page('user-log', 'user-log', 'menu.operation.userLog', 'endUsers'),
-      // Ours, not the spec's: in-app content staff publish (issue 16), after the spec's three pages.
+      // Ours, not the spec's: in-app content staff publish, after the spec's three pages.
       page('content', 'operation-content', 'menu.operation.content', 'content'),
     ],
   },

@@ -4,7 +4,7 @@ import { isoTimeQuery, pageQuerySchema, pageSchema } from './envelope.ts';
 import type { Localized } from './locale.ts';
 
 /**
- * Mowing tasks (issue 14): zones of a mower's garden, schedules (device configuration with a
+ * Mowing tasks: zones of a mower's garden, schedules (device configuration with a
  * revision), task runs reported by the mower, their statistics and the task-fault catalogue.
  * The MQTT side is in device-protocol.ts ("Tasks"); the endpoints in endpoints/tasks.ts.
  */

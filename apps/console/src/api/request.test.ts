@@ -83,7 +83,7 @@ beforeEach(() => {
 
 const rejection = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('should reject'), (e: unknown) => e as InstanceType<typeof ApiError>);
 
-describe('request policy (spec §7/§8)', () => {
+describe('request policy', () => {
   it('resolves with the envelope data and sends token, security token and language', async () => {
     sessionStorage.setItem('token', 'access-1');
     localStorage.setItem('security_token', 'trust-1');

@@ -49,7 +49,7 @@ function isBinary(response: AxiosResponse): boolean {
   return response.config.responseType === 'blob' || /zip|octet-stream|text\/csv/.test(type);
 }
 
-/** Translates axios' own client messages (spec §8) into the console language; no answer at all is a network error. */
+/** Translates axios' own client messages into the console language; no answer at all is a network error. */
 function clientMessage(error: AxiosError): string {
   if (error.code === 'ERR_CANCELED' || error.message === 'Request aborted') return t('request.aborted');
   if (error.code === 'ETIMEDOUT' || /timeout/i.test(error.message)) return t('request.timeout', { ms: error.config?.timeout ?? 0 });
@@ -67,7 +67,7 @@ function toast(message: string, silent?: boolean) {
 }
 
 /**
- * The one request wrapper and error policy (spec §7/§8): unwraps the envelope and resolves with its
+ * The one request wrapper and error policy: unwraps the envelope and resolves with its
  * `data`; a non-zero code or HTTP error toasts for 5 s and rejects with an ApiError; a 401 keeps a
  * renewed security token, logs out and reloads; blob/zip/CSV responses pass through unchecked.
  */

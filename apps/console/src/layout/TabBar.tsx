@@ -7,7 +7,7 @@ import { useTabBar } from './tab-bar.store.ts';
 
 type TabAction = 'reload' | 'close' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
 
-/** The tab bar (spec §3): one tab per open page, workplace first; actions per tab and for all. */
+/** The tab bar: one tab per open page, workplace first; actions per tab and for all. */
 export function TabBar({ current }: { current?: string }) {
   const t = useT();
   const navigate = useNavigate();

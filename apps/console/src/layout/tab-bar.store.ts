@@ -14,7 +14,7 @@ interface TabBarStore extends tabs.TabsState {
   reset(): void;
 }
 
-/** The tab bar (spec §3): open tabs and the cache list; the rules live in tab-bar.ts. */
+/** The tab bar: open tabs and the cache list; the rules live in tab-bar.ts. */
 export const useTabBar = create<TabBarStore>((set) => ({
   ...tabs.initialTabs(),
   record: (tab) => set((s) => tabs.recordTab(s, tab)),

@@ -4,7 +4,7 @@ import { closeAll, closeLeft, closeOthers, closeRight, closeTab, DEFAULT_TAB, in
 const tab = (name: string, extra: Partial<TabItem> = {}): TabItem => ({ title: `menu.${name}`, name, fullPath: `/x/${name}`, query: {}, ignoreCache: false, ...extra });
 const names = (s: { tagList: TabItem[] }) => s.tagList.map((t) => t.name);
 
-describe('tab bar (spec §3)', () => {
+describe('tab bar', () => {
   it('starts with workplace, adds one tab per route and caches what may be cached', () => {
     let s = initialTabs();
     expect(s.tagList).toEqual([DEFAULT_TAB]);

@@ -1,6 +1,6 @@
 import { DEFAULT_ROUTE } from '@mowerline/contract';
 
-/** A tab of the tab bar (spec §3): `title` is the route's locale key, translated when drawn. */
+/** A tab of the tab bar: `title` is the route's locale key, translated when drawn. */
 export interface TabItem {
   title: string;
   name: string;

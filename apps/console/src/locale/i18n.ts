@@ -41,7 +41,7 @@ export function loadAllStrings(): Promise<void> {
   return allStrings;
 }
 
-/** Stored value, else zh-CN (spec §9). */
+/** Stored value, else zh-CN. */
 export function storedLocale(): Locale {
   const stored = localStorage.getItem(LOCALE_KEY);
   return (locales as readonly string[]).includes(stored ?? '') ? (stored as Locale) : defaultLocale;

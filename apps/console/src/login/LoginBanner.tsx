@@ -8,7 +8,7 @@ const slides = [
   { key: 'battery', image: 'banner/battery.svg' },
 ];
 
-/** The sign-in banner with the product's three slogans (spec §1). */
+/** The sign-in banner with the product's three slogans. */
 export function LoginBanner() {
   const t = useT();
   return (

@@ -5,7 +5,7 @@ import { validateLogin } from './login-validation.ts';
 
 const empty = { username: '', password: '', captcha: '' };
 
-describe('sign-in form rules (spec §5)', () => {
+describe('sign-in form rules', () => {
   it('names each empty field with its own message in both languages', () => {
     const errors = validateLogin(empty, false);
     expect(en[errors.username as keyof typeof en]).toBe('Username cannot be empty');

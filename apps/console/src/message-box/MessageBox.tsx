@@ -51,7 +51,7 @@ function MessagePanel({ onClose }: { onClose(): void }) {
   );
 }
 
-/** The navbar's message box (spec §2): tabs message / notice / todo with unread counts. */
+/** The navbar's message box: tabs message / notice / todo with unread counts. */
 export function MessageBox() {
   const t = useT();
   const [open, setOpen] = useState(false);

@@ -7,7 +7,7 @@ import { useNotifyPrefs, useSaveNotifyPrefs } from './messages.api.ts';
 const CODE = /^[A-Z][A-Z0-9_]{1,47}$/;
 
 /**
- * Which device exception events notify me (issue 17): severities (critical and major until I
+ * Which device exception events notify me: severities (critical and major until I
  * choose) and, optionally, only some fault codes. Bursts arrive folded, one notice per severity.
  */
 export function NotifyPrefsModal({ visible, onClose }: { visible: boolean; onClose(): void }) {

@@ -12,7 +12,7 @@ const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
 
 export const useMessageList = (query: Partial<MessageListQuery>, enabled = true) => useEndpoint(messagesApi.list, { query: { ...query, timeZone } }, { enabled });
 
-/** Marks messages read: unread (0) becomes read (1) once its id is posted (spec §4). */
+/** Marks messages read: unread (0) becomes read (1) once its id is posted. */
 export const useReadMessages = () => useEndpointMutation(messagesApi.read, { toInput: (ids: number[]) => ({ body: { ids } }), invalidates });
 
 /** "All read": every unread message of one type, or of all types when none is given. */

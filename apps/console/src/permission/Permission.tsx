@@ -7,7 +7,7 @@ interface PermissionProps {
   children: ReactNode;
 }
 
-/** Renders its children only for the listed roles (spec §6 permission directive). */
+/** Renders its children only for the listed roles. */
 export function Permission({ roles, children }: PermissionProps) {
   const { can } = usePermission();
   return can(roles) ? <>{children}</> : null;

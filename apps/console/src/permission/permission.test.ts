@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { can } from '@mowerline/contract';
 import { allowedFor, MISSING_ROLES_MESSAGE } from './permission.ts';
 
-describe('permission (spec §6)', () => {
+describe('permission', () => {
   it('allows everyone with an empty list, every role with the wildcard, else the listed roles', () => {
     expect(allowedFor('user', [])).toBe(true);
     expect(allowedFor(undefined, [])).toBe(true);

@@ -36,7 +36,7 @@ const table: RouteDef[] = [
   },
 ];
 
-describe('route access (spec §5)', () => {
+describe('route access', () => {
   it('passes without auth, without roles, with the wildcard or the current role', () => {
     expect(routeAllowed({ requiresAuth: false, roles: [['admin']] }, undefined)).toBe(true);
     expect(routeAllowed({ requiresAuth: true, roles: [[]] }, 'user')).toBe(true);
@@ -82,7 +82,7 @@ describe('why the guard sent someone elsewhere', () => {
   });
 });
 
-describe('sign-in redirect (spec §4)', () => {
+describe('sign-in redirect', () => {
   it('carries the target name and query to login, and back after sign-in', () => {
     const to = loginRedirect(target({ query: { page: '2', q: 'a b' } }));
     expect(to).toBe('/login?redirect=system-user&page=2&q=a+b');

@@ -1,7 +1,7 @@
 import { appRoutes, can, DEFAULT_ROUTE, flattenRoutes, sortRoutes, type RoleRule, type RouteDef } from '@mowerline/contract';
 
 /**
- * The navigation guard's decisions as pure functions (spec §4/§5); src/router/guard-loader.ts
+ * The navigation guard's decisions as pure functions; src/router/guard-loader.ts
  * feeds them the real session, settings and calls. Nothing here touches the DOM or storage.
  */
 
@@ -33,7 +33,7 @@ export function routeAllowed(target: Pick<GuardTarget, 'requiresAuth' | 'roles'>
   return target.roles.every((rules) => can(role, rules));
 }
 
-/** The login location carrying the target route name and its query (spec §4). */
+/** The login location carrying the target route name and its query. */
 export function loginRedirect(target: Pick<GuardTarget, 'name' | 'query'>): string {
   const { redirect: _ignored, ...query } = target.query;
   const params = new URLSearchParams({ redirect: target.name, ...query });
@@ -96,7 +96,7 @@ export function checkPermission({ target, role, menuFromServer, serverMenu, rout
 
 /**
  * Whether the guard's answer sends a signed-in person elsewhere because their role may not open
- * the page (spec §5: the first permitted page), rather than to sign in or to not-found.
+ * the page (the first page the role may open), rather than to sign in or to not-found.
  */
 export function isAccessRedirect(destination: string): boolean {
   return destination !== NOT_FOUND_PATH && !destination.startsWith(LOGIN_PATH);
@@ -110,7 +110,7 @@ export interface GuardDeps {
   role(): string | undefined;
   /** Loads the signed-in user's info (name, role) into the session; rejects on failure. */
   fetchUser(): Promise<void>;
-  /** Logs out locally whatever the server says (spec §4). */
+  /** Logs out locally whatever the server says. */
   logout(): Promise<void>;
   menuFromServer(): boolean;
   serverMenu(): readonly RouteDef[];

@@ -33,7 +33,7 @@ function groupRedirects(): RouteObject[] {
 }
 
 /**
- * The route tree (spec §2): root → workplace, the public sign-in pages, every page of the
+ * The route tree: root → workplace, the public sign-in pages, every page of the
  * contract's route table inside the lazily loaded layout (each behind the guard), the hidden
  * /redirect/:path helper, and the catch-all not-found. The sign-in page is the only page in
  * the entry chunk; everything behind sign-in loads when needed.

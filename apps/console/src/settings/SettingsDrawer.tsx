@@ -60,7 +60,7 @@ function MenuWidthField() {
   );
 }
 
-/** The settings drawer (spec §2/§4): width 300, every change applies at once and persists. */
+/** The settings drawer: width 300, every change applies at once and persists. */
 export function SettingsDrawer() {
   const t = useT();
   const settings = useSettings();

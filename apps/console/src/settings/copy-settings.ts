@@ -1,6 +1,6 @@
 import { defaultSettings, type AppSettings } from './settings.store.ts';
 
-/** The user-editable app settings as JSON (spec §2 copy settings), in the order of the defaults. */
+/** The user-editable app settings as JSON, in the order of the defaults. */
 export function settingsJson(settings: AppSettings): string {
   const picked = Object.fromEntries(Object.keys(defaultSettings).map((key) => [key, settings[key as keyof AppSettings]]));
   return JSON.stringify(picked, null, 2);

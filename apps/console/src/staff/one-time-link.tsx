@@ -7,7 +7,7 @@ import { copyText } from '../settings/copy-settings.ts';
 type LinkKind = 'invite' | 'reset';
 
 /**
- * Tells the admin the truth about a link just issued (issue 17): "mailed to …" only when the mail
+ * Tells the admin the truth about a link just issued: "mailed to …" only when the mail
  * went out. Otherwise (no SMTP_URL, or the mail failed) the server answered the one-time link, once;
  * it is shown here to copy and hand over, and is gone when the dialog closes.
  */

@@ -4,7 +4,7 @@ import { roleDescriptions, type UserInfo } from '@mowerline/contract';
 import { useLocaleStore, useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 
-/** Who I am: avatar, name, role, and the account facts the server keeps (spec §3 user info). */
+/** Who I am: avatar, name, role, and the account facts the server keeps. */
 export function ProfileHeader({ info }: { info: UserInfo }) {
   const t = useT();
   const locale = useLocaleStore((s) => s.locale);

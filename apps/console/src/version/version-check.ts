@@ -1,4 +1,4 @@
-/** Local-storage key of the console version this browser last loaded (spec §5 version check). */
+/** Local-storage key of the console version this browser last loaded. */
 export const VERSION_KEY = 'version';
 
 export type VersionVerdict = 'first-visit' | 'same' | 'changed';

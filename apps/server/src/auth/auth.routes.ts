@@ -14,7 +14,7 @@ import { updateProfile, userInfo } from './profile.service.ts';
 import { registerAccount } from './register.service.ts';
 import { revokeSession } from './session.service.ts';
 
-/** Sign-in and the signed-in user's own account (spec §7); docs/api.md "Authentication and the security token". */
+/** Sign-in and the signed-in user's own account; docs/api.md "Authentication and the security token". */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const retention = setInterval(() => {
     pruneAttempts(ctx).catch((err: unknown) => app.log.warn({ err }, 'sign-in attempt retention failed'));

@@ -14,7 +14,7 @@ const caches = new WeakMap<Db, Map<string, Prepared<unknown>>>();
 
 /**
  * A list query built by drizzle once per shape, with a slot for every value, then run with each
- * request's values: building the SQL anew was a fifth of a small list call's CPU (issue 18). The
+ * request's values: building the SQL anew was a fifth of a small list call's CPU. The
  * statement stays unnamed, so PostgreSQL still plans it with the values at hand.
  *
  * `shape` must name everything that changes the SQL `build` writes (which filters are present,

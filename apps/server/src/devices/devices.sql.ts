@@ -105,7 +105,7 @@ export const deviceState = pgTable(
      * minimum versions become an index range in SQL (ota/version-key.ts, a PL/pgSQL function in
      * migration 0018). Kept by triggers (migration 0022), never written by the application: computed
      * when a row is inserted and when its firmware changes, not on each telemetry upsert (as a
-     * generated column it was a PL/pgSQL call per message, a third of PGlite's cost, issue 18).
+     * generated column it was a PL/pgSQL call per message, a third of PGlite's cost).
      */
     firmwareKey: byteOrderText('firmware_key'),
   },

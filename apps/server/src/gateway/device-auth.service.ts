@@ -17,7 +17,7 @@ const deny: BrokerAnswer = { status: 403, body: { result: 'deny', is_superuser: 
 /**
  * The device-auth endpoints an external broker calls exist only when DEVICE_AUTH_SECRET is set
  * (else 404), and every call must carry it: without it they would tell anyone which SNs are
- * registered (issue 12). A caller without it gets 401 and no other answer.
+ * registered. A caller without it gets 401 and no other answer.
  */
 export function createBrokerGuard(config: AppContext['config']): onRequestAsyncHookHandler {
   return async (request, reply) => {

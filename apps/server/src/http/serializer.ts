@@ -9,8 +9,8 @@ type Serialize = (data: unknown) => string;
 /**
  * The answer's writer, compiled once per route from its contract schema: fast-json-stringify over
  * the schema's JSON Schema writes only the declared fields, in one pass, instead of zod re-encoding
- * the whole answer and `JSON.stringify` walking it again (a quarter of a small list call's CPU,
- * issue 18). A schema JSON Schema cannot express (a transform) keeps the zod writer.
+ * the whole answer and `JSON.stringify` walking it again (a quarter of a small list call's CPU).
+ * A schema JSON Schema cannot express (a transform) keeps the zod writer.
  *
  * `check` (every process but production, so the whole test suite): each answer is also written by
  * zod, which validates it against the contract, and the two must agree, or the request fails.

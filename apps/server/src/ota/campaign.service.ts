@@ -119,7 +119,7 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
   return db.transaction(async (tx) => {
     // For this transaction only: the rollout order sorts every target in memory instead of in temp
     // files, and a statement that runs once gains nothing from JIT compiling it (at 1,000,000
-    // targets both were a second each, issue 18).
+    // targets both were a second each).
     await tx.execute(sql`set local work_mem = '128MB'`);
     await tx.execute(sql`set local jit = off`);
     const [campaign] = await tx

@@ -56,7 +56,7 @@ export const otaJobs = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     /**
-     * No foreign key: its per-row check was a tenth of writing a million jobs (issue 18), and it
+     * No foreign key: its per-row check was a tenth of writing a million jobs, and it
      * guards nothing here. Jobs are only written by createCampaign, in the transaction that inserts
      * their campaign, and campaigns are never deleted (they end as cancelled or completed).
      */

@@ -7,7 +7,7 @@ import { rateLimitHits } from './rate-limit.sql.ts';
 
 /**
  * A store for @fastify/rate-limit that counts in the database, so N server nodes behind a load
- * balancer enforce one limit together instead of N limits side by side (issue 18). The plugin
+ * balancer enforce one limit together instead of N limits side by side. The plugin
  * keeps everything else: which requests count, the 429 with Retry-After, the allow lists.
  */
 export function sharedRateLimitStore(db: Db): FastifyRateLimitStoreCtor {

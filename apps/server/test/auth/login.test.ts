@@ -76,7 +76,7 @@ describe('sign-in, user info, sign-out', () => {
     expect((await attemptRows(server, 'hana')).map((a) => a.reason)).toEqual(['wrong_password', 'disabled', 'disabled']);
   });
 
-  it('answers user info with the spec §3 fields', async () => {
+  it('answers user info with the account fields the user centre shows', async () => {
     const token = await server.login();
     const res = await server.api<UserInfo>('GET', '/api/admin/user/info', { token });
     expect(res.body.data).toEqual({

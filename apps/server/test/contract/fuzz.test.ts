@@ -8,7 +8,7 @@ import { arbitraryFor, type Schema } from './arbitraries.ts';
 import { callEndpoint, inputJsonSchema, sampleParams } from './endpoint-request.ts';
 
 /**
- * Schema-driven fuzzing of every endpoint of the contract (issue 12): params, query and body are
+ * Schema-driven fuzzing of every endpoint of the contract: params, query and body are
  * generated from the endpoint's own zod schemas (as JSON Schema), valid-ish values mixed with
  * hostile ones (NUL, lone surrogates, integers past int4, long strings, wrong types, unknown keys,
  * nested junk), sent as an admin and anonymously. Every answer must be a documented status with

@@ -22,7 +22,7 @@ async function appLogging(slowMs: number, level = 'info') {
   return { app, lines };
 }
 
-describe('server log (issue 17 §13)', () => {
+describe('server log', () => {
   it('logs no line for a quick successful request, one for an error', async () => {
     const { app, lines } = await appLogging(60_000);
     expect((await app.inject('/ok?sig=secret')).statusCode).toBe(200);

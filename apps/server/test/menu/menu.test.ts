@@ -16,7 +16,7 @@ describe('POST /api/user/menu', () => {
   });
   afterAll(() => server.close());
 
-  it('gives an admin the whole tree in menu order, in the spec §3 item shape', async () => {
+  it('gives an admin the whole tree in menu order, in the menu item shape', async () => {
     const res = await server.api<RouteDef[]>('POST', '/api/user/menu', { token: admin });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(JSON.parse(JSON.stringify(menuForRole('admin'))));

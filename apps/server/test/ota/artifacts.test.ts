@@ -94,7 +94,7 @@ describe('firmware artifacts', () => {
   it('refuses a duplicate version and fields sent after the file', async () => {
     const dup = await upload(server, token, { modelId: String(model.id), version: '2.1.0' }, { name: 'again.bin', data: firmwareImage(1000) });
     expect(dup.body).toMatchObject({ code: 43002, msg: 'Version 2.1.0 already exists for this model' });
-    // A malformed version gets its own catalogued answer (issue 17), no longer the generic 40000.
+    // A malformed version gets its own catalogued answer, no longer the generic 40000.
     const bad = await upload(server, token, { modelId: String(model.id), version: 'v2' }, { name: 'x.bin', data: firmwareImage(1000) });
     expect(bad.body).toMatchObject({ code: 43031, msg: 'The version "v2" is malformed: use a semantic version such as 1.4.2; nothing was stored' });
   });

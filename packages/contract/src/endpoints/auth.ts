@@ -17,7 +17,7 @@ import { endpoint, publicAccess, staff } from '../endpoint.ts';
 const tag = 'auth';
 
 /**
- * Sign-in and the signed-in user's own account (spec §7; docs/api.md "Authentication and the
+ * Sign-in and the signed-in user's own account (docs/api.md "Authentication and the
  * security token"). Sign-in, registration and the services audit themselves: their system-log
  * rows name the would-be actor, which the registrar cannot know.
  */
