@@ -12,11 +12,10 @@ import {
   reportedStates,
   snSchema,
 } from './device-protocol.ts';
-import { idParam, idSchema, isoTimeQuery, pageQuerySchema } from './envelope.ts';
+import { idParam, idSchema, isoTimeQuery, pageQuerySchema, queryBoolean } from './envelope.ts';
 import { appUserStatuses } from './end-users.ts';
 
 /** `true`/`false` in a query string. */
-const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 const idList = z.array(idSchema).min(1).max(500);
 
 export const regionSchema = z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'lower-case letters, digits and dashes');

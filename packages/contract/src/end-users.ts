@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtinCommands, deviceStates, mowerActivities, snSchema } from './device-protocol.ts';
-import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
+import { isoTimeQuery, pageQuerySchema, queryBoolean } from './envelope.ts';
+import { timeZoneSchema } from './time-zone.ts';
 import { locales } from './locale.ts';
 import { emailSchema, passwordSchema } from './auth.ts';
 
@@ -10,7 +11,6 @@ import { emailSchema, passwordSchema } from './auth.ts';
  */
 
 /** `true`/`false` in a query string. */
-const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 /** Grace period between a deletion request and the erasure of the account's personal data. */
 export const APP_DELETION_GRACE_DAYS = 7;
@@ -19,20 +19,6 @@ export const APP_CODE_TTL_MINUTES = 30;
 
 /** ISO 3166-1 alpha-2, upper case; the server also checks the code is a real country. */
 export const countryCodeSchema = z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code');
-/** An IANA time zone the runtime knows (`Europe/Berlin`). */
-export const timeZoneSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'IANA time zone');
 const nameSchema = z.string().trim().min(1).max(64);
 const citySchema = z.string().trim().max(128);
 const phoneSchema = z.string().trim().regex(/^[+0-9 ()-]{0,32}$/, 'digits, spaces, + ( ) -');

@@ -40,3 +40,6 @@ export const INT4_MAX = 2_147_483_647;
 export const idSchema = z.number().int().min(1).max(INT4_MAX);
 /** A row id in a path or query string (text on the wire). */
 export const idParam = z.coerce.number().int().min(1).max(INT4_MAX);
+
+/** A query-string boolean: exactly `true` or `false`. */
+export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { eventCodeSchema, eventSeverities } from './device-protocol.ts';
 import { pageQuerySchema } from './envelope.ts';
-import { timeZoneSchema } from './end-users.ts';
+import { timeZoneSchema } from './time-zone.ts';
 
 export const messageTypes = ['message', 'notice', 'todo'] as const;
 export type MessageType = (typeof messageTypes)[number];

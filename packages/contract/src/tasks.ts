@@ -1,38 +1,18 @@
 import { z } from 'zod';
-import type { EventSeverity } from './device-protocol.ts';
-import { isoTimeQuery, pageQuerySchema, pageSchema } from './envelope.ts';
+import { eventSeverities, type EventSeverity } from './device-protocol.ts';
+import { isoTimeQuery, pageQuerySchema, pageSchema, queryBoolean } from './envelope.ts';
 import type { Localized } from './locale.ts';
+import { cuttingPatterns, runResults, runTriggers, scheduleSlotSchema, zoneIdSchema } from './task-protocol.ts';
+import { timeZoneSchema } from './time-zone.ts';
 
 /**
  * Mowing tasks: zones of a mower's garden, schedules (device configuration with a
  * revision), task runs reported by the mower, their statistics and the task-fault catalogue.
- * The MQTT side is in device-protocol.ts ("Tasks"); the endpoints in endpoints/tasks.ts.
+ * The MQTT side is in task-protocol.ts; the endpoints in endpoints/tasks.ts.
  */
-
-// device-protocol.ts imports this module's payload parts: importing values back from it (or from
-// end-users.ts, which imports it) would be a cycle, so the few shared bits are repeated here.
-const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
-const severities = ['critical', 'major', 'minor', 'warning'] as const;
-/** An IANA time zone the runtime knows (`Europe/Berlin`). */
-const timeZoneSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'IANA time zone');
 
 // ---------------------------------------------------------------- zones
 
-/** A zone id as the mower names it (`front`, `z1`). */
-export const zoneIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'letters, digits, _ and -, at most 32');
-export const geoPairSchema = z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).strict();
 /** A zone as the platform shows it, with when it was last mowed (maintained on run ingest). */
 export const zoneSchema = z.object({
   id: z.string(),
@@ -54,22 +34,7 @@ export type DeviceZones = z.infer<typeof deviceZonesSchema>;
 
 // ---------------------------------------------------------------- schedules
 
-/** ISO weekday: 1 = Monday … 7 = Sunday, in the mower's time zone. */
-export const weekdaySchema = z.number().int().min(1).max(7);
-/** `HH:MM`, 00:00–24:00 (24:00 only as an end). */
-export const clockTimeSchema = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/, 'HH:MM between 00:00 and 24:00');
-export function clockMinutes(time: string): number {
-  const [h, m] = time.split(':').map(Number);
-  return h! * 60 + m!;
-}
-/** One weekly time slot; a slot lies within one day (start < end ≤ 24:00). */
-export const scheduleSlotSchema = z
-  .object({ weekday: weekdaySchema, start: clockTimeSchema, end: clockTimeSchema })
-  .strict()
-  .refine((s) => s.start !== '24:00' && clockMinutes(s.start) < clockMinutes(s.end), { message: 'a slot starts before it ends, within one day', path: ['end'] });
-export type ScheduleSlot = z.infer<typeof scheduleSlotSchema>;
 
-export const cuttingPatterns = ['auto', 'stripes', 'crisscross', 'spiral'] as const;
 export const cuttingSettingsSchema = z
   .object({
     /** Cutting height, mm. */
@@ -162,14 +127,8 @@ export const taskCommandResultSchema = z.object({ ok: z.literal(true), runId: z.
 
 // ---------------------------------------------------------------- runs
 
-export const runTriggers = ['schedule', 'app', 'console', 'resume'] as const;
-export type RunTrigger = (typeof runTriggers)[number];
-export const runResults = ['completed', 'user_ended', 'interrupted', 'failed'] as const;
-export type RunResult = (typeof runResults)[number];
 export const runStatuses = ['running', 'paused', 'ended'] as const;
 export type RunStatus = (typeof runStatuses)[number];
-export const pauseReasons = ['charging', 'rain', 'user', 'fault', 'schedule_end', 'other'] as const;
-export type PauseReason = (typeof pauseReasons)[number];
 export const runEventTypes = ['started', 'progress', 'paused', 'resumed', 'ended'] as const;
 export type RunEventType = (typeof runEventTypes)[number];
 
@@ -329,7 +288,7 @@ export const taskFaultGroupSchema = z.object({
   code: z.string(),
   /** From the catalogue; a code it does not know is `unknown` (shown as "unknown code X"). */
   known: z.boolean(),
-  severity: z.enum([...severities, 'unknown']),
+  severity: z.enum([...eventSeverities, 'unknown']),
   count: z.number().int(),
   devices: z.number().int(),
   byModel: z.array(z.object({ model: z.string(), count: z.number().int() })),
@@ -386,65 +345,3 @@ export function taskFaultText(code: string, locale: 'zh-CN' | 'en-US'): { known:
   if (!def) return { known: false, severity: 'unknown', title: locale === 'zh-CN' ? `未知故障码 ${code}` : `unknown code ${code}`, fix: '' };
   return { known: true, severity: def.severity, title: def.title[locale], fix: def.fix[locale] };
 }
-
-// ---------------------------------------------------------------- encoded polyline
-
-/**
- * Google's encoded polyline algorithm at precision 6 (1e-6°, as OSRM's polyline6): a run's path
- * in a few kilobytes. Points are `[lat, lng]`.
- */
-export const POLYLINE_PRECISION = 6;
-export function encodePolyline(points: ReadonlyArray<readonly [number, number]>, precision = POLYLINE_PRECISION): string {
-  const factor = 10 ** precision;
-  let out = '';
-  let prevLat = 0;
-  let prevLng = 0;
-  const put = (delta: number) => {
-    let v = delta < 0 ? ~(delta << 1) : delta << 1;
-    while (v >= 0x20) {
-      out += String.fromCharCode((0x20 | (v & 0x1f)) + 63);
-      v >>>= 5;
-    }
-    out += String.fromCharCode(v + 63);
-  };
-  for (const [lat, lng] of points) {
-    const la = Math.round(lat * factor);
-    const ln = Math.round(lng * factor);
-    put(la - prevLat);
-    put(ln - prevLng);
-    prevLat = la;
-    prevLng = ln;
-  }
-  return out;
-}
-export function decodePolyline(text: string, precision = POLYLINE_PRECISION): Array<[number, number]> {
-  const factor = 10 ** precision;
-  const points: Array<[number, number]> = [];
-  let i = 0;
-  let lat = 0;
-  let lng = 0;
-  const take = (): number | undefined => {
-    let result = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      if (i >= text.length) return undefined;
-      b = text.charCodeAt(i++) - 63;
-      if (b < 0 || b > 63) return undefined;
-      result |= (b & 0x1f) << shift;
-      shift += 5;
-    } while (b >= 0x20 && shift < 35);
-    return result & 1 ? ~(result >> 1) : result >> 1;
-  };
-  while (i < text.length) {
-    const dLat = take();
-    const dLng = take();
-    if (dLat === undefined || dLng === undefined) break;
-    lat += dLat;
-    lng += dLng;
-    points.push([lat / factor, lng / factor]);
-  }
-  return points;
-}
-/** Characters a polyline may hold: the encoding's alphabet (ASCII 63–126). */
-export const encodedPolylineSchema = z.string().max(48_000).regex(/^[?-~]*$/, 'encoded polyline');

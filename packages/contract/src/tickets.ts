@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { eventSeverities, snSchema } from './device-protocol.ts';
-import { idParam, idSchema, isoTimeQuery, pageQuerySchema } from './envelope.ts';
-import { runResults, runStatuses } from './tasks.ts';
+import { idParam, idSchema, isoTimeQuery, pageQuerySchema, queryBoolean } from './envelope.ts';
+import { runResults } from './task-protocol.ts';
+import { runStatuses } from './tasks.ts';
 
 /**
  * Feedback tickets: filed by app users from the mobile app (`/api/app/v1/feedback`), handled by
@@ -10,7 +11,6 @@ import { runResults, runStatuses } from './tasks.ts';
  */
 
 /** `true`/`false` in a query string. */
-const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const ticketCategories = ['device', 'app', 'account', 'suggestion', 'other'] as const;
 export type TicketCategory = (typeof ticketCategories)[number];
