@@ -66,9 +66,27 @@ export const useLocaleStore = create<LocaleState>((set) => ({
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
 
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/**
+ * The key's plural form for a count among the params (`total`, `count` or `n`, a number or a
+ * number formatted for display): `ticket.total.one`
+ * for "1 ticket" where the language has one (Intl.PluralRules), else the key itself.
+ */
+function pluralKey(locale: Locale, key: string, params?: Record<string, string | number>): string {
+  const given = params?.total ?? params?.count ?? params?.n;
+  // Counts often arrive formatted for display ("1,234").
+  const count = typeof given === 'string' ? Number(given.replace(/[^\d.-]/g, '')) : given;
+  if (count === undefined || !Number.isFinite(count)) return key;
+  let rules = pluralRules.get(locale);
+  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)));
+  const variant = `${key}.${rules.select(count)}`;
+  return variant in dictionaries[locale] ? variant : key;
+}
+
 /** Looks a key up in the given language, then in the fallback (en-US), else shows the key. */
 export function translate(locale: Locale, key: string, params?: Record<string, string | number>): string {
-  const text = dictionaries[locale][key] ?? dictionaries[fallbackLocale][key] ?? key;
+  const text = dictionaries[locale][pluralKey(locale, key, params)] ?? dictionaries[fallbackLocale][key] ?? key;
   return params ? text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : text;
 }
 

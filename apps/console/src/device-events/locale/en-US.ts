@@ -12,6 +12,7 @@ export default {
   'deviceEvents.filter.all': 'All',
   'deviceEvents.empty': 'No events match these filters',
   'deviceEvents.total': '{total} events',
+  'deviceEvents.total.one': '{total} event',
   'deviceEvents.totalAbout': 'About {total} events',
   'deviceEvents.selected': '{count} selected',
   'deviceEvents.action.ack': 'Acknowledge',

@@ -12,6 +12,7 @@ export default {
   'deviceEvents.filter.all': '全部',
   'deviceEvents.empty': '没有符合条件的事件',
   'deviceEvents.total': '共 {total} 条事件',
+  'deviceEvents.total.one': '共 {total} 条事件',
   'deviceEvents.totalAbout': '约 {total} 条事件',
   'deviceEvents.selected': '已选 {count} 条',
   'deviceEvents.action.ack': '确认',

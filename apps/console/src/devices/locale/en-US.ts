@@ -6,6 +6,7 @@ export default {
   'devices.neverSeen': 'Never',
   'devices.empty': 'No devices match these filters',
   'devices.total': '{total} devices',
+  'devices.total.one': '{total} device',
   'devices.totalAbout': 'About {total} devices',
   'devices.onlineNow': '{online} of {total} online',
   'devices.live': 'Live · every {seconds} s',

@@ -6,6 +6,7 @@ export default {
   'devices.neverSeen': '从未上线',
   'devices.empty': '没有符合条件的设备',
   'devices.total': '共 {total} 台设备',
+  'devices.total.one': '共 {total} 台设备',
   'devices.totalAbout': '约 {total} 台设备',
   'devices.onlineNow': '在线 {online} / {total} 台',
   'devices.live': '实时 · 每 {seconds} 秒刷新',

@@ -16,6 +16,7 @@ export default {
   'productSn.filter.owner': 'Owner',
   'productSn.empty': 'No serial numbers yet',
   'productSn.total': '{total} serial numbers',
+  'productSn.total.one': '{total} serial number',
   'productSn.action.register': 'Register SN',
   'productSn.action.import': 'Import CSV',
   'productSn.action.rotate': 'Rotate secret',

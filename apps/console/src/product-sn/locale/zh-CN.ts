@@ -16,6 +16,7 @@ export default {
   'productSn.filter.owner': '所有者',
   'productSn.empty': '暂无序列号',
   'productSn.total': '共 {total} 个序列号',
+  'productSn.total.one': '共 {total} 个序列号',
   'productSn.action.register': '注册序列号',
   'productSn.action.import': '导入 CSV',
   'productSn.action.rotate': '更换密钥',

@@ -117,6 +117,7 @@ export default {
   'taskSchedule.state.enabled': 'On',
   'taskSchedule.state.disabled': 'Off',
   'taskSchedule.total': '{total} schedules',
+  'taskSchedule.total.one': '{total} schedule',
   'taskSchedule.empty': 'No schedule matches',
   'taskSchedule.cutting': '{height} mm · {pattern}',
   'taskSchedule.edgeCut': 'edge first',
@@ -158,6 +159,7 @@ export default {
   'taskSchedule.validate.height': 'Between 20 and 100 mm',
 
   'taskRun.total': '{total} runs',
+  'taskRun.total.one': '{total} run',
   'taskRun.totalAbout': 'About {total} runs',
   'taskRun.empty': 'No run matches',
   'taskRun.field.trigger': 'Trigger',
@@ -213,6 +215,7 @@ export default {
   'taskRun.zone.inRun': 'In this run',
 
   'taskFault.total': '{total} runs ended by a fault',
+  'taskFault.total.one': '{total} run ended by a fault',
   'taskFault.empty': 'No run ended by a fault in this period',
   'taskFault.range': 'Period',
   'taskFault.defaultRange': 'Last 30 days',

@@ -117,6 +117,7 @@ export default {
   'taskSchedule.state.enabled': '启用',
   'taskSchedule.state.disabled': '停用',
   'taskSchedule.total': '共 {total} 个计划',
+  'taskSchedule.total.one': '共 {total} 个计划',
   'taskSchedule.empty': '没有符合条件的计划',
   'taskSchedule.cutting': '{height} 毫米 · {pattern}',
   'taskSchedule.edgeCut': '先割边',
@@ -158,6 +159,7 @@ export default {
   'taskSchedule.validate.height': '须在 20 到 100 毫米之间',
 
   'taskRun.total': '共 {total} 次作业',
+  'taskRun.total.one': '共 {total} 次作业',
   'taskRun.totalAbout': '约 {total} 次作业',
   'taskRun.empty': '没有符合条件的作业',
   'taskRun.field.trigger': '触发方式',
@@ -213,6 +215,7 @@ export default {
   'taskRun.zone.inRun': '本次作业',
 
   'taskFault.total': '共 {total} 次作业因故障结束',
+  'taskFault.total.one': '共 {total} 次作业因故障结束',
   'taskFault.empty': '此期间没有因故障结束的作业',
   'taskFault.range': '时间范围',
   'taskFault.defaultRange': '近 30 天',
