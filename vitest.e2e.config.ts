@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // Each suite's server starts from one migrated database per run, as in the server suites.
+    globalSetup: ['apps/server/test/database-template.ts'],
     reporters: ['default', './tools/summary-reporter.ts'],
   },
 });
