@@ -11,7 +11,7 @@ import { fileReferences } from '../../src/stored-files/file-references.ts';
 const looksLikeStoredFile = (table: string, column: string) => column.endsWith('_path') || (column === 'path' && table.includes('file'));
 
 describe('stored file references', () => {
-  const tables = Object.values(schema).filter((v): v is PgTable => is(v, PgTable));
+  const tables: PgTable[] = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable));
   const listed = new Set(fileReferences.map((r) => `${getTableConfig(r.table).name}.${r.column.name}`));
 
   it('lists every column of the schema that names a stored file', () => {
