@@ -6,6 +6,8 @@ import { fileReferences, type FileReference } from './file-references.ts';
 
 /** How many candidate paths one reference query checks. */
 const BATCH = 500;
+/** Unnamed stored files (outside tmp/) from which "no row names any" means a wrong database, not orphans. */
+const SUSPICIOUS_UNNAMED = 20;
 /** How many removed paths one log line names (the count is always complete). */
 const LOGGED_PATHS = 100;
 
@@ -73,21 +75,30 @@ export class OrphanFileSweep {
     if (!root) return { removed: [], bytes: 0 };
     const cutoff = (this.opts.now?.() ?? Date.now()) - this.opts.minAgeMs;
     const old = (await listFiles(root)).filter((c) => c.mtimeMs <= cutoff);
-    const removed: string[] = [];
-    let bytes = 0;
+    const orphans: Candidate[] = [];
+    let named = 0;
     for (let i = 0; i < old.length; i += BATCH) {
       const batch = old.slice(i, i + BATCH);
-      const named = await this.referenced(batch.map((c) => c.relative));
-      for (const c of batch) {
-        if (named.has(c.relative)) continue;
-        // A file replaced since it was listed (a new upload of the same content-addressed file) is
-        // not the orphan that was checked: it is left for its row.
-        const now = await lstat(c.full).catch(() => undefined);
-        if (!now?.isFile() || now.ino !== c.ino || now.mtimeMs !== c.mtimeMs) continue;
-        await rm(c.full, { force: true });
-        removed.push(c.relative);
-        bytes += c.size;
-      }
+      const rows = await this.referenced(batch.map((c) => c.relative));
+      named += rows.size;
+      orphans.push(...batch.filter((c) => !rows.has(c.relative)));
+    }
+    // Many stored files and not one of them named: the node is on the wrong (or an empty) database,
+    // not looking at orphans. Only temporary files go until a row names something.
+    const stored = orphans.filter((c) => !c.relative.startsWith(`tmp${path.sep}`));
+    const suspicious = named === 0 && stored.length >= SUSPICIOUS_UNNAMED;
+    if (suspicious) this.opts.log.error({ files: stored.length }, 'orphan file sweep: no row names any stored file; is DATABASE_URL the right database? Only tmp/ is swept');
+    const removed: string[] = [];
+    let bytes = 0;
+    const unsafe = new Set(suspicious ? stored : []);
+    for (const c of orphans.filter((o) => !unsafe.has(o))) {
+      // A file replaced since it was listed (a new upload of the same content-addressed file) is
+      // not the orphan that was checked: it is left for its row.
+      const now = await lstat(c.full).catch(() => undefined);
+      if (!now?.isFile() || now.ino !== c.ino || now.mtimeMs !== c.mtimeMs) continue;
+      await rm(c.full, { force: true });
+      removed.push(c.relative);
+      bytes += c.size;
     }
     if (removed.length > 0) {
       this.opts.log.info({ count: removed.length, bytes, files: removed.slice(0, LOGGED_PATHS) }, `orphan file sweep removed ${removed.length} file(s) with no row`);

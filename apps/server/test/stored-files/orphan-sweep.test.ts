@@ -80,4 +80,19 @@ describe('orphan file sweep', { timeout: 120_000 }, () => {
     const sweep = new OrphanFileSweep({ db: server.ctx.db, dataDir: path.join(outside, 'none'), minAgeMs: 0, log: { info: () => {}, error: () => {} } });
     expect(await sweep.sweep()).toEqual({ removed: [], bytes: 0 });
   });
+
+  it('sweeps only tmp/ when many stored files and not one is named (a node on the wrong database)', async () => {
+    const other = await mkdtemp(path.join(tmpdir(), 'mowerline-sweep-wrong-db-'));
+    try {
+      for (let i = 0; i < 25; i++) await put(`ota/${i}.bin`, 5 * HOUR, path.join(other, 'files'));
+      await put('tmp/cut.part', 5 * HOUR, path.join(other, 'files'));
+      const errors: object[] = [];
+      const sweep = new OrphanFileSweep({ db: server.ctx.db, dataDir: other, minAgeMs: HOUR, log: { info: () => {}, error: (obj) => errors.push(obj) } });
+      expect((await sweep.sweep()).removed).toEqual(['tmp/cut.part']);
+      expect(errors).toEqual([{ files: 25 }]);
+      expect(await exists(path.join(other, 'files', 'ota', '0.bin'))).toBe(true);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
 });
