@@ -49,6 +49,7 @@ import { endUserRoutes } from './end-users/end-users.routes.ts';
 import { taskRoutes } from './tasks/tasks.routes.ts';
 import { ticketAttentionSources } from './tickets/attention.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
+import { OrphanFileSweep } from './stored-files/orphan-sweep.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { coreAttentionSources } from './dashboard/attention.ts';
@@ -175,6 +176,10 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   }
 
   app.addHook('onClose', async () => ctx.mailer.close());
+  // Files a crash left without their row (and cut-off `.part` uploads) go at start and hourly.
+  const orphanFiles = new OrphanFileSweep({ db, dataDir: config.dataDir, minAgeMs: config.orphanFileMinAgeMs, log: app.log });
+  app.addHook('onReady', async () => orphanFiles.start());
+  app.addHook('onClose', async () => orphanFiles.stop());
   // The broker starts with the server and stops after it, writing every message it accepted.
   app.addHook('onReady', async () => ctx.gateway.start());
   app.addHook('onClose', async () => ctx.gateway.stop());

@@ -84,6 +84,9 @@ const envSchema = z.object({
   INBOUND_SMTP_PORT: int(0),
   INBOUND_SMTP_HOST: optionalString,
   INBOUND_MAIL_DOMAIN: optionalString,
+  // A typo must not silently turn the check off: an unusable value is an error.
+  INBOUND_TRUSTED_RELAY: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$/, 'INBOUND_TRUSTED_RELAY: an authserv-id such as mx.example.com').optional()),
+  ORPHAN_FILE_MIN_AGE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
 });
 
 /** Names of every setting, so the README's table can be checked against them. */
@@ -204,6 +207,13 @@ export interface Config {
   inboundSmtpHost: string;
   /** Domain of the per-ticket reply addresses (`reply+<id>.<token>@domain`). */
   inboundMailDomain: string;
+  /**
+   * The authserv-id of the relay whose `Authentication-Results` header is believed; when set, a
+   * mailed answer needs SPF or DKIM `pass` (and no DMARC `fail`) in that header. Undefined = unchecked.
+   */
+  inboundTrustedRelay?: string;
+  /** A file under DATA_DIR/files that no row names is removed once it is this old (an upload in progress is younger). */
+  orphanFileMinAgeMs: number;
   /** Where the built console is served from; absent in API-only tests. */
   consoleDir?: string;
   version: string;
@@ -315,6 +325,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     inboundSmtpEnabled: e.INBOUND_SMTP_PORT > 0,
     inboundSmtpHost: e.INBOUND_SMTP_HOST ?? e.HOST,
     inboundMailDomain: e.INBOUND_MAIL_DOMAIN ?? new URL(publicUrl).hostname,
+    inboundTrustedRelay: e.INBOUND_TRUSTED_RELAY?.toLowerCase(),
+    orphanFileMinAgeMs: e.ORPHAN_FILE_MIN_AGE_MINUTES * 60_000,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,

@@ -22,7 +22,8 @@ import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { trackUserAction } from '../end-users/user-log.service.ts';
 import { discard, sendAttachment, stageAttachment, sweepDeletedFiles, type StagedFile } from './attachments.ts';
-import { startInboundListener } from './inbound-mail.ts';
+import { countHit } from '../rate-limit/shared-store.ts';
+import { MAILS_PER_TICKET_HOUR, startInboundListener, type InboundMail } from './inbound-mail.ts';
 import { replyAddresses } from './reply-address.ts';
 import { saveSlaTargets, slaTargets } from './sla.ts';
 import { deviceSnapshot } from './snapshot.ts';
@@ -242,19 +243,34 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  // A mailed answer threads in as the ticket's user, and only from the user's own address.
-  async function threadMail(mail: { ticketId: number; from: string; text: string }) {
+  /**
+   * A mailed answer threads in as the ticket's user, only when the envelope sender and the header
+   * From are both the user's own address, and at most MAILS_PER_TICKET_HOUR an hour per ticket:
+   * counted in the database (after the sender checks, so a forger cannot use up the owner's
+   * allowance), the same count on every node.
+   */
+  async function threadMail(mail: InboundMail) {
     const [row] = await ctx.db.select().from(tickets).where(eq(tickets.id, mail.ticketId)).limit(1);
     if (!row) throw new AppError('TICKET_NOT_FOUND');
     const user = await userOf(row);
-    if (!user || user.email.toLowerCase() !== mail.from) throw new AppError('TICKET_NOT_FOUND', { reason: 'sender is not the ticket user' });
+    const owner = user?.email.toLowerCase();
+    if (!user || owner !== mail.from || owner !== mail.envelopeFrom) throw new AppError('TICKET_NOT_FOUND', { reason: 'sender is not the ticket user' });
+    const { current } = await countHit(ctx.db, `inbound-mail ticket:${row.id}`, 3_600_000);
+    if (current > MAILS_PER_TICKET_HOUR) throw new AppError('RATE_LIMITED', { reason: `more than ${MAILS_PER_TICKET_HOUR} mails to this ticket within an hour` });
     const after = await customerReply(ctx.db, row, user.name, mail.text, 'mail');
     await notifyAssignee(after, user.name || user.email);
   }
 
   if (ctx.config.inboundSmtpEnabled) {
     app.addHook('onReady', async () => {
-      ctx.ticketInbound = await startInboundListener({ host: ctx.config.inboundSmtpHost, port: ctx.config.inboundSmtpPort, replies, log: app.log, thread: threadMail });
+      ctx.ticketInbound = await startInboundListener({
+        host: ctx.config.inboundSmtpHost,
+        port: ctx.config.inboundSmtpPort,
+        replies,
+        log: app.log,
+        trustedRelay: ctx.config.inboundTrustedRelay,
+        thread: threadMail,
+      });
     });
     app.addHook('onClose', async () => ctx.ticketInbound?.close());
   }

@@ -25,11 +25,11 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
     await smtp?.close();
   });
 
-  /** Sends a mail to the inbound listener as a mail client would. */
-  async function mailIn(from: string, to: string, text: string) {
+  /** Sends a mail to the inbound listener as a mail client would (the envelope sender is the header From unless given). */
+  async function mailIn(from: string, to: string, text: string, envelopeFrom = from) {
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.ctx.ticketInbound!.port, secure: false, ignoreTLS: true });
     try {
-      await transport.sendMail({ from, to, subject: 'Re: your ticket', text });
+      await transport.sendMail({ from, to, subject: 'Re: your ticket', text, envelope: { from: envelopeFrom, to } });
     } finally {
       transport.close();
     }
@@ -89,5 +89,49 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
     expect(inbound.stats.threaded).toBe(threaded);
     const detail = (await server.api<TicketDetail>('GET', `/api/admin/ticket/${t.id}`, { token: env.operator })).body.data;
     expect(detail.entries.map((e) => e.kind)).toEqual(['agent']);
+  });
+
+  /** A ticket of a new user with an agent's reply mailed to them: the user and the ticket's reply address. */
+  async function ticketWithReplyAddress(name: string) {
+    const user = await confirmedAppUser(server, env.admin, { name });
+    const t = (await server.api<AppTicketDetail>('POST', '/api/app/v1/feedback', { token: user.token, body: { category: 'app', title: `${name}'s ticket`, description: 'details' } })).body.data;
+    await server.api('POST', `/api/admin/ticket/${t.id}/reply`, { token: env.operator, body: { body: 'Tell us more.' } });
+    const mail = await smtp.waitFor((m) => m.to.includes(user.email) && m.subject.includes(`#${t.number}`));
+    const replyTo = /^Reply-To:\s*(.+)$/im.exec(mail.raw)?.[1]?.trim().replace(/^<|>$/g, '') ?? '';
+    return { user, t, replyTo };
+  }
+
+  const customerEntries = async (id: number) => (await server.api<TicketDetail>('GET', `/api/admin/ticket/${id}`, { token: env.operator })).body.data.entries.filter((e) => e.kind === 'customer');
+
+  it('refuses a forged envelope sender and a header From that is not the owner, with the reply address right', async () => {
+    const { user, t, replyTo } = await ticketWithReplyAddress('Bea');
+    const inbound = server.ctx.ticketInbound!;
+    const dropped = inbound.stats.dropped;
+    const mismatched = inbound.stats.reasons['envelope sender differs from header From'] ?? 0;
+    await mailIn(user.email, replyTo, 'header From forged by mallory', 'mallory@example.test');
+    await mailIn('mallory@example.test', replyTo, 'envelope is the owner, header From is not', user.email);
+    expect(inbound.stats.dropped - dropped).toBe(2);
+    expect(inbound.stats.reasons['envelope sender differs from header From']! - mismatched).toBe(2);
+    expect(await customerEntries(t.id)).toEqual([]);
+    // The owner's own mail still threads.
+    await mailIn(user.email, replyTo, 'from my own mailbox');
+    expect((await customerEntries(t.id)).map((e) => e.body)).toEqual(['from my own mailbox']);
+  });
+
+  it('threads at most 20 mails an hour into one ticket; the rest are dropped and logged', async () => {
+    const { user, t, replyTo } = await ticketWithReplyAddress('Cid');
+    const other = await ticketWithReplyAddress('Dora');
+    const inbound = server.ctx.ticketInbound!;
+    const dropped = inbound.stats.dropped;
+    const limitedBefore = inbound.stats.reasons.RATE_LIMITED ?? 0;
+    for (let i = 1; i <= 25; i++) await mailIn(user.email, replyTo, `answer number ${i}`);
+    const entries = await customerEntries(t.id);
+    expect(entries).toHaveLength(20);
+    expect(entries.map((e) => e.body)).toEqual(Array.from({ length: 20 }, (_, i) => `answer number ${i + 1}`));
+    expect(inbound.stats.dropped - dropped).toBe(5);
+    expect(inbound.stats.reasons.RATE_LIMITED! - limitedBefore).toBe(5);
+    // The count is per ticket: another ticket still takes mail.
+    await mailIn(other.user.email, other.replyTo, 'my first answer');
+    expect((await customerEntries(other.t.id)).map((e) => e.body)).toEqual(['my first answer']);
   });
 });
