@@ -1,0 +1,40 @@
+/**
+ * The deepest nesting of arrays and objects the platform takes in any JSON it receives: request
+ * bodies and device payloads. Real inputs stay under ten levels. Anything deeper is refused before
+ * it is parsed, because every later walk of a parsed value (the text check, the schema, the
+ * answer's writer, a jsonb column) costs stack or time with each level, and a 1 MB body can nest
+ * half a million levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`, found in one pass over the text
+ * without parsing it: brackets inside strings (escapes included) do not count, and the pass stops
+ * at the first level too deep. For valid JSON the count is exact; text that is not valid JSON may
+ * be miscounted, and the parser refuses it anyway.
+ */
+export function jsonDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
