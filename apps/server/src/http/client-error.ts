@@ -24,8 +24,9 @@ function answerOf(code: string | undefined): { status: number; key?: ErrorKey; d
  */
 export function clientError(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  // Only before an answer has begun on this connection; otherwise just close it.
-  if (socket.writable && socket.bytesWritten === 0) {
+  // Unless an answer to this request has begun (a kept-alive connection has carried earlier ones).
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !answering?.headersSent) {
     const { status, key, detail } = answerOf(err.code);
     const envelope: Envelope<null> | undefined = key && { code: errors[key].code, msg: errorMessage(key, undefined, detail ? { detail } : {}), data: null, status: 'fail' };
     const body = envelope ? JSON.stringify(envelope) : '';
