@@ -38,13 +38,14 @@ export async function validateImport(db: Db, text: string, locale: Locale): Prom
   // the file is not read: it is refused as too large whatever it holds. A row keeps at most
   // MAX_CELLS cells, far more than the columns there are: a longer one is refused as BAD_COLUMNS.
   const { rows: lines, complete } = parseCsv(text.trimEnd(), { maxRows: MAX_SN_IMPORT_ROWS + 2, maxCells: MAX_CELLS });
+  if (!complete) throw new AppError('SN_IMPORT_TOO_LARGE', { max: MAX_SN_IMPORT_ROWS });
   while (lines.length > 0 && lines[lines.length - 1]!.every((c) => c.trim() === '')) lines.pop();
   const header = (lines[0] ?? []).map((h) => h.trim().toLowerCase());
   if (!header.includes('sn') || !header.includes('model') || lines.length < 2) throw new AppError('SN_IMPORT_EMPTY');
   const unknown = header.find((h) => !(snImportColumns as readonly string[]).includes(h));
   if (unknown !== undefined) throw new AppError('VALIDATION', { detail: `unknown column "${unknown}" (allowed: ${snImportColumns.join(', ')})` });
   const data = lines.slice(1);
-  if (!complete || data.length > MAX_SN_IMPORT_ROWS) throw new AppError('SN_IMPORT_TOO_LARGE', { max: MAX_SN_IMPORT_ROWS });
+  if (data.length > MAX_SN_IMPORT_ROWS) throw new AppError('SN_IMPORT_TOO_LARGE', { max: MAX_SN_IMPORT_ROWS });
 
   const models = new Map((await db.select({ id: productModels.id, code: productModels.code }).from(productModels)).map((m) => [m.code, m.id]));
   const rejected: SnImportRejection[] = [];
