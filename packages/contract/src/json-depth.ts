@@ -18,13 +18,19 @@ const CLOSE_OBJECT = 0x7d;
  * Whether JSON text nests arrays and objects deeper than `max`, found in one pass over the text
  * without parsing it: brackets inside strings (escapes included) do not count, and the pass stops
  * at the first level too deep. For valid JSON the count is exact; text that is not valid JSON may
- * be miscounted, and the parser refuses it anyway.
+ * be miscounted, and the parser refuses it anyway. Given UTF-8 bytes it reads them as they are
+ * (no decoding, no string built): a byte of a multi-byte character is never an ASCII bracket,
+ * quote or backslash.
  */
-export function jsonDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
+export function jsonDeeperThan(text: string | Uint8Array, max: number = MAX_JSON_DEPTH): boolean {
+  return typeof text === 'string' ? deeperThan(text.length, (i) => text.charCodeAt(i), max) : deeperThan(text.length, (i) => text[i]!, max);
+}
+
+function deeperThan(length: number, at: (i: number) => number, max: number): boolean {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < length; i++) {
+    const c = at(i);
     if (inString) {
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;

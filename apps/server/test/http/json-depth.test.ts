@@ -24,6 +24,13 @@ describe('the JSON depth check (one pass over the text, before parsing)', () => 
     expect(jsonDeeperThan(JSON.stringify({ s: '\\' , t: [[[1]]] }), 3)).toBe(true);
   });
 
+  it('reads UTF-8 bytes the same as the decoded text', () => {
+    const text = JSON.stringify({ s: '草坪 🌱 "[["', t: [[['割草机']]] });
+    for (const max of [2, 3, 4]) expect(jsonDeeperThan(Buffer.from(text), max)).toBe(jsonDeeperThan(text, max));
+    expect(jsonDeeperThan(Buffer.from(text), 3)).toBe(true);
+    expect(jsonDeeperThan(Buffer.from(text), 4)).toBe(false);
+  });
+
   it('agrees with the parsed value on generated JSON', () => {
     const depthOf = (v: unknown): number => (typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0);
     const samples = [{ a: [1, { b: '[' }] }, [[['"', '\\']], {}], { '"[{': { '\\': [null] } }, 'plain', 3, [[[[[[[['deep']]]]]]]]];
