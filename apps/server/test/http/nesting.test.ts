@@ -22,7 +22,10 @@ import { sampleParams } from '../contract/endpoint-request.ts';
  * what is measured. The attacking client runs on a worker thread, so its own work (sending 1 MB
  * bodies) is not charged to the server's loop. An answer slower than ANSWER_MS is sent once more
  * and fails only if slow again: a held loop is slow every time, a busy CI machine's scheduling
- * only now and then.
+ * only now and then. For the same reason the p99 under attack is measured against the p99 of the
+ * same polls just before it: the attack may add at most HEALTH_P99_MS. On an idle machine (quiet
+ * p99 a few ms) that is the 100 ms bound itself; on a shared CI machine whose quiet p99 is already
+ * 60 ms it does not fail for the machine, and a held loop (seconds, before the fix) fails anyway.
  */
 const ANSWER_MS = 200;
 const HEALTH_P99_MS = 100;
@@ -58,9 +61,11 @@ const attacker = `
 const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
   const { base, calls, bodies, slowMs } = workerData;
+  // Encoded once: the process's CPU goes to the server, not to re-encoding a megabyte per request.
+  const encoded = Object.fromEntries(Object.entries(bodies).map(([label, text]) => [label, new TextEncoder().encode(text)]));
   const once = async (call) => {
     const started = performance.now();
-    const res = await fetch(base + call.url, { method: call.method, headers: call.headers, body: bodies[call.label] });
+    const res = await fetch(base + call.url, { method: call.method, headers: call.headers, body: encoded[call.label] });
     const text = await res.text();
     return { ...call, status: res.status, text, ms: performance.now() - started };
   };
@@ -122,7 +127,7 @@ describe('no JSON body can stall the server', () => {
     return { url, status: res.status, body: parsed as { code?: number } | undefined };
   }
 
-  it(`every endpoint that takes a body refuses hostile nesting within ${ANSWER_MS} ms, /api/health p99 under ${HEALTH_P99_MS} ms`, async () => {
+  it(`every endpoint that takes a body refuses hostile nesting within ${ANSWER_MS} ms, /api/health p99 at most ${HEALTH_P99_MS} ms above quiet`, async () => {
     expect(endpoints.length).toBeGreaterThan(50);
     let polling = true;
     const health: number[] = [];
@@ -171,7 +176,7 @@ describe('no JSON body can stall the server', () => {
     expect(health.length).toBeGreaterThan(100);
     const p99 = percentile(health, 99);
     const figures = `/api/health p99 ${p99.toFixed(1)} ms over ${health.length} polls under attack (max ${Math.max(...health).toFixed(1)} ms); before it, p99 ${percentile(quiet, 99).toFixed(1)} ms`;
-    expect(p99, figures).toBeLessThan(HEALTH_P99_MS);
+    expect(p99, figures).toBeLessThan(percentile(quiet, 99) + HEALTH_P99_MS);
   }, 300_000);
 
   it(`the deepest body allowed (${MAX_JSON_DEPTH - 3} levels), 1 MB of it, is read and refused by the schema: a documented refusal everywhere`, async () => {
