@@ -18,6 +18,8 @@ import { createGuard, createPrincipalReader, type SessionPrincipal } from './htt
 import { PrincipalCache } from './auth/principal-cache.ts';
 import { documentMultipart, requireEndpointTable } from './http/endpoints.ts';
 import { validateInput } from './http/validation.ts';
+import { installJsonBodyParser } from './http/json-body.ts';
+import { clientError } from './http/client-error.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
 import { rateLimitKey, sharedRateLimitStore, startRateLimitCleanup } from './rate-limit/shared-store.ts';
@@ -73,6 +75,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     // embedded broker): it must not be cut off by Fastify's 10 s plugin timer.
     pluginTimeout: 0,
     frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
   app.setValidatorCompiler(validateInput);
   app.setSerializerCompiler(createSerializerCompiler(config.checkResponses));
@@ -89,6 +92,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   app.addHook('preClose', async () => {
     for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
   });
+  installJsonBodyParser(app);
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   await registerSecurityHeaders(app, config.map);

@@ -123,12 +123,14 @@ export function endpointUrl(def: Pick<EndpointDef, 'path'>, params?: Record<stri
 
 /**
  * Every catalogue error an endpoint can answer: its own, plus those its access (401, 403), its
- * input (400, 413, 415), its rate limit (429) and every server (500) imply. The OpenAPI document,
+ * input (400, 413, 415), its rate limit (429) and every server (500, and 431 for a request line
+ * and headers past Node's limit, refused before any route) imply. The OpenAPI document,
  * the server's error answers and the response-validation test all come from this one list.
  */
 export function endpointErrors(def: EndpointDef): ErrorKey[] {
   const keys = new Set<ErrorKey>(def.errors ?? []);
   keys.add('FAILURE');
+  keys.add('HEADERS_TOO_LARGE');
   if (def.access.kind === 'staff' || def.access.kind === 'app') keys.add('NOT_SIGNED_IN');
   if (def.access.kind === 'broker') keys.add('NOT_FOUND');
   if (def.access.kind === 'staff' && def.access.resource) keys.add('FORBIDDEN');
@@ -141,6 +143,7 @@ export function endpointErrors(def: EndpointDef): ErrorKey[] {
   if (def.body || def.consumes) {
     keys.add('BODY_TOO_LARGE');
     keys.add('UNSUPPORTED_MEDIA');
+    keys.add('JSON_TOO_DEEP');
   }
   if (def.rateLimit) keys.add('RATE_LIMITED');
   return [...keys];

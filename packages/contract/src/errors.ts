@@ -18,10 +18,17 @@ export const errors = {
   NOT_SIGNED_IN: { code: 50008, http: 401, 'zh-CN': '未登录或登录已过期', 'en-US': 'Not signed in or the session has expired' },
   VALIDATION: { code: 40000, http: 400, 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
   UNSTORABLE_TEXT: { code: 40001, http: 400, 'zh-CN': '请求参数错误：{field} 含有无法保存的字符（NUL 或不成对的代理字符）', 'en-US': 'Invalid request: {field} contains a character that cannot be stored (NUL or an unpaired surrogate)' },
+  /** Arrays and objects nested deeper than MAX_JSON_DEPTH: refused before the body is parsed. */
+  JSON_TOO_DEEP: { code: 40002, http: 400, 'zh-CN': '请求参数错误：JSON 嵌套超过 {max} 层', 'en-US': 'Invalid request: the JSON nests deeper than {max} levels' },
   FORBIDDEN: { code: 40003, http: 403, 'zh-CN': '没有权限执行此操作', 'en-US': 'You do not have permission to do this' },
   NOT_FOUND: { code: 40004, http: 404, 'zh-CN': '资源不存在', 'en-US': 'Not found' },
   CONFLICT: { code: 40009, http: 409, 'zh-CN': '数据冲突，请刷新后重试', 'en-US': 'Conflict, refresh and try again' },
   BODY_TOO_LARGE: { code: 40013, http: 413, 'zh-CN': '请求体过大', 'en-US': 'Request body too large' },
+  /**
+   * The request line (path and query string) and headers together past Node's 16 KiB limit: refused
+   * before the request is read, so in the default language (Accept-Language is among the unread).
+   */
+  HEADERS_TOO_LARGE: { code: 40031, http: 431, 'zh-CN': '请求地址或请求头过长（合计不超过 16 KB）', 'en-US': 'The request URL or headers are too long (16 KB at most in all)' },
   UNSUPPORTED_MEDIA: { code: 40015, http: 415, 'zh-CN': '不支持的请求格式', 'en-US': 'Unsupported content type' },
   RATE_LIMITED: { code: 40029, http: 429, 'zh-CN': '请求过于频繁，请稍后再试', 'en-US': 'Too many requests, try again later' },
   LOGIN_FAILED: { code: 41001, http: 400, 'zh-CN': '用户名或密码错误', 'en-US': 'Wrong username or password' },

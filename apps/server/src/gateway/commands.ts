@@ -10,6 +10,7 @@ import {
 } from '@mowerline/contract';
 import type { Counters } from './counters.ts';
 import { AppError } from '../http/envelope.ts';
+import { parseBoundedJson } from './bounded-json.ts';
 
 /** Why a command did not produce a result. */
 export class CommandError extends Error {
@@ -92,7 +93,7 @@ export class CommandChannel {
     const where = parseDeviceTopic(topic);
     let json: unknown;
     try {
-      json = JSON.parse(payload.toString('utf8'));
+      json = parseBoundedJson(payload);
     } catch {
       this.counters.inc('dropped.json');
       return;

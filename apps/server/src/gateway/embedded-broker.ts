@@ -13,6 +13,7 @@ import { ingestFilters, KICK_TOPIC, kickPayloadSchema } from './topics.ts';
 import { LocalBus } from './local-bus.ts';
 import { IndexedRetainedPersistence } from './retained-index.ts';
 import type { IngestHandler, MessageHandler } from './bus.ts';
+import { parseBoundedJson } from './bounded-json.ts';
 
 export interface EmbeddedBroker {
   tcpPort(): number | null;
@@ -220,7 +221,7 @@ export async function startEmbeddedBroker(opts: {
 
 function safeJson(payload: Buffer | string): unknown {
   try {
-    return JSON.parse(payload.toString());
+    return parseBoundedJson(payload);
   } catch {
     return undefined;
   }

@@ -12,6 +12,7 @@ import {
   type Telemetry,
 } from '@mowerline/contract';
 import type { Counters } from './counters.ts';
+import { parseBoundedJson } from './bounded-json.ts';
 
 export interface Received<T> {
   sn: string;
@@ -95,7 +96,7 @@ export class Ingest {
     if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return this.drop('oversize', where.sn, ack);
     let json: unknown;
     try {
-      json = JSON.parse(payload.toString('utf8'));
+      json = parseBoundedJson(payload);
     } catch {
       return this.drop('json', where.sn, ack);
     }

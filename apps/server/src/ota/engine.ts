@@ -26,6 +26,7 @@ import { productModels } from '../product/product.sql.ts';
 import { createBoss } from './boss.ts';
 import { advance, campaignOfKey, claim, countStates, expireTimedOut, failByKey, reconcileFromTelemetry, rowsOf, settleQueued, unclaim } from './job-steps.ts';
 import { otaCampaigns, type OtaCampaignRow } from './ota.sql.ts';
+import { parseBoundedJson } from '../gateway/bounded-json.ts';
 
 type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
 
@@ -336,7 +337,7 @@ export class OtaEngine {
   /** Never throws: a bad message is dropped, like every upstream message. */
   private async applyProgress(sn: string, topic: string, payload: Buffer): Promise<void> {
     try {
-      const parsed = otaProgressSchema.safeParse(JSON.parse(payload.toString('utf8')));
+      const parsed = otaProgressSchema.safeParse(parseBoundedJson(payload));
       if (!parsed.success) return;
       const report = parsed.data;
       const { db } = this.deps;
@@ -364,7 +365,7 @@ export class OtaEngine {
     if (!where) return;
     let online = false;
     try {
-      online = deviceStatusSchema.safeParse(JSON.parse(payload.toString('utf8'))).data?.online ?? false;
+      online = deviceStatusSchema.safeParse(parseBoundedJson(payload)).data?.online ?? false;
     } catch {
       return;
     }

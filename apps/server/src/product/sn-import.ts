@@ -27,13 +27,18 @@ export interface ImportRow {
 }
 
 const REPORTED_REJECTIONS = 1000;
+const MAX_CELLS = 64;
 
 /**
  * Reads and checks a whole SN import file. Returns the rows only when every one is valid; otherwise
  * throws SN_IMPORT_REJECTED with the report, so nothing is ever half-imported.
  */
 export async function validateImport(db: Db, text: string, locale: Locale): Promise<ImportRow[]> {
-  const lines = parseCsv(text);
+  // Trailing blank lines are no rows; past the header and one row more than allowed, the rest of
+  // the file is not read: it is refused as too large whatever it holds. A row keeps at most
+  // MAX_CELLS cells, far more than the columns there are: a longer one is refused as BAD_COLUMNS.
+  const { rows: lines, complete } = parseCsv(text.trimEnd(), { maxRows: MAX_SN_IMPORT_ROWS + 2, maxCells: MAX_CELLS });
+  if (!complete) throw new AppError('SN_IMPORT_TOO_LARGE', { max: MAX_SN_IMPORT_ROWS });
   while (lines.length > 0 && lines[lines.length - 1]!.every((c) => c.trim() === '')) lines.pop();
   const header = (lines[0] ?? []).map((h) => h.trim().toLowerCase());
   if (!header.includes('sn') || !header.includes('model') || lines.length < 2) throw new AppError('SN_IMPORT_EMPTY');

@@ -17,6 +17,7 @@ import type { AppContext } from '../context.ts';
 import { Recorder } from './recorder.ts';
 import { closeSession } from './shell.service.ts';
 import { shellControlTopic } from './shell-topics.ts';
+import { parseBoundedJson } from '../gateway/bounded-json.ts';
 
 /** What the relay needs to know about one session's bytes in flight. */
 export interface FlowGauge {
@@ -178,7 +179,7 @@ export class LiveSession {
     if (this.closed) return;
     let json: unknown;
     try {
-      json = JSON.parse(payload.toString('utf8'));
+      json = parseBoundedJson(payload);
     } catch {
       return void this.close('flow_violation', 'malformed message');
     }
@@ -214,7 +215,7 @@ export class LiveSession {
   private presence(payload: Buffer): void {
     let json: unknown;
     try {
-      json = JSON.parse(payload.toString('utf8'));
+      json = parseBoundedJson(payload);
     } catch {
       return;
     }

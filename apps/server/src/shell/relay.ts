@@ -9,6 +9,7 @@ import { AppError, localeOf } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { LiveSession } from './live-session.ts';
 import { closeLostSessions, closeSession, heartbeat, HEARTBEAT_MS, reserveSession } from './shell.service.ts';
+import { parseBoundedJson } from '../gateway/bounded-json.ts';
 
 /** The browser must authenticate within this time after the socket opens. */
 const AUTH_TIMEOUT_MS = 10_000;
@@ -84,7 +85,7 @@ export class ShellRelay {
     ws.on('message', (raw, isBinary) => {
       let msg;
       try {
-        msg = isBinary ? undefined : shellClientMessageSchema.safeParse(JSON.parse(raw.toString()));
+        msg = isBinary ? undefined : shellClientMessageSchema.safeParse(parseBoundedJson(raw.toString()));
       } catch {
         msg = undefined;
       }

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { applyRunReport, applyZones } from './ingest.service.ts';
 import { applyAck, sendConfig, unsyncedOnline } from './schedules.service.ts';
+import { parseBoundedJson } from '../gateway/bounded-json.ts';
 
 type Log = { info(o: object, m: string): void; warn(o: object, m: string): void; debug(o: object, m: string): void };
 
@@ -64,7 +65,7 @@ export class TaskEngine {
     const receivedAt = new Date();
     let json: unknown;
     try {
-      json = JSON.parse(payload.toString('utf8'));
+      json = parseBoundedJson(payload);
     } catch {
       this.counters.dropped++;
       return;
@@ -106,7 +107,7 @@ export class TaskEngine {
     const where = parseDeviceTopic(topic);
     if (!where || this.stopped) return;
     try {
-      if (!deviceStatusSchema.safeParse(JSON.parse(payload.toString('utf8'))).data?.online) return;
+      if (!deviceStatusSchema.safeParse(parseBoundedJson(payload)).data?.online) return;
     } catch {
       return;
     }

@@ -21,9 +21,17 @@ export interface Schema {
   maxItems?: number;
 }
 
+/** `leaf` inside `depth` levels of arrays or of objects. */
+function nestedValue(depth: number, kind: 'array' | 'object', leaf: unknown = 'deep'): unknown {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = kind === 'array' ? [value] : { a: value };
+  return value;
+}
+
 /**
  * What an attacker or a broken client sends instead: text PostgreSQL cannot store, integers past
- * int4 and int8, huge and odd numbers, long and hostile strings, wrong types and nested junk.
+ * int4 and int8, huge and odd numbers, long and hostile strings, wrong types, nested junk, and
+ * nesting past the JSON depth limit.
  */
 export const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(
@@ -56,6 +64,10 @@ export const hostile: fc.Arbitrary<unknown> = fc.oneof(
     {},
     JSON.parse('{"__proto__":{"admin":true},"constructor":{"prototype":1}}') as unknown,
     [[[[[[['deep']]]]]]],
+    // Past the 64-level JSON depth limit, and far past it (a body must be refused, never a 500).
+    nestedValue(65, 'object'),
+    nestedValue(1_000, 'array'),
+    nestedValue(2_000, 'object', 'x\u0000'),
   ),
   fc.jsonValue({ maxDepth: 3 }),
 );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
-import type { ProductModel, SnImportReport, SnImportResult, SnRecord } from '@mowerline/contract';
+import { errors, type ProductModel, type SnImportReport, type SnImportResult, type SnRecord } from '@mowerline/contract';
 import { devices } from '../../src/devices/devices.sql.ts';
 import { systemLogs } from '../../src/system-log/system-log.sql.ts';
 import type { TestServer } from '../harness.ts';
@@ -168,6 +168,13 @@ describe('product models and serial numbers', () => {
       expect((await importCsv('sn,model\n', admin)).body.code).toBe(42006);
       expect((await importCsv('sn,model,colour\nX-0001,ML-500,red', admin)).body.code).toBe(40000);
       expect((await importCsv('sn,model\nX-0001,ML-500', operator)).status).toBe(403);
+    });
+
+    it('a file of line breaks alone (once four million rows built, 10 s of the event loop) is refused as too large, trailing blank lines are no rows', async () => {
+      const breaks = await importCsv(`sn,model\n${'\n'.repeat(3 * 1024 * 1024)}X-0001,ML-500`);
+      expect([breaks.status, breaks.body.code]).toEqual([400, errors.SN_IMPORT_TOO_LARGE.code]);
+      const trailing = await importCsv(`sn,model\nMW-TRAIL-0001,ML-500${'\r\n'.repeat(20_000)}`);
+      expect([trailing.status, trailing.body.code]).toEqual([200, 0]);
     });
   });
 });
