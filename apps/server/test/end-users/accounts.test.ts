@@ -25,8 +25,8 @@ describe('app accounts', () => {
   it('registers, mails a code (logged, never stored in clear), verifies, signs in, refreshes and signs out', async () => {
     const { email, id } = await registerApp(server, { locale: 'zh-CN' });
     const code = await mailedCode(smtp, email, 'verify');
-    const [logged] = await server.ctx.db.select().from(emailLogs).where(eq(emailLogs.to, email));
-    expect(logged?.template).toBe('app-verify');
+    // The mail goes out after the answer; its log row follows the delivery.
+    await expect.poll(async () => (await server.ctx.db.select().from(emailLogs).where(eq(emailLogs.to, email)))[0]?.template).toBe('app-verify');
     const stored = await server.ctx.db.select().from(appCodes).where(eq(appCodes.userId, id));
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(code);
@@ -58,12 +58,11 @@ describe('app accounts', () => {
     expect(actions).toEqual(expect.arrayContaining(['register:success', 'login:failure', 'verify:failure', 'verify:success', 'login:success', 'logout:success']));
   });
 
-  it('refuses a taken e-mail, a weak password, an unknown country, unknown fields, wrong types and an oversize body, in both languages, changing nothing', async () => {
+  it('refuses a weak password, an unknown country, unknown fields, wrong types and an oversize body, in both languages, changing nothing', async () => {
     const { email } = await registerApp(server);
     const base = { email, password: APP_PASSWORD, name: 'B', country: 'DE', locale: 'en-US', timeZone: 'Europe/Berlin' };
     const before = (await server.ctx.db.select({ id: appUsers.id }).from(appUsers)).length;
     const cases: Array<[unknown, keyof typeof errors]> = [
-      [base, 'APP_EMAIL_TAKEN'],
       [{ ...base, email: uniqueEmail(), password: 'short' }, 'WEAK_PASSWORD'],
       [{ ...base, email: uniqueEmail(), country: 'QQ' }, 'APP_COUNTRY_UNKNOWN'],
       [{ ...base, email: uniqueEmail(), role: 'admin' }, 'VALIDATION'],
