@@ -119,13 +119,17 @@ async function endReusedSession(db: Db, spentHash: string): Promise<ReusedSessio
   return ended;
 }
 
-/** Spent tokens only matter while their session lives: a token of an ended session is refused anyway. */
-export async function pruneSpentRefresh(db: Db): Promise<void> {
+/**
+ * Spent tokens only matter while they could still have been used: not once their session has
+ * ended (refused anyway), nor once a refresh lifetime has passed since they were spent (they had
+ * expired by then even unspent).
+ */
+export async function pruneSpentRefresh(db: Db, refreshTtlMs: number, now = new Date()): Promise<void> {
   const ended = db
     .select({ id: appSessions.id })
     .from(appSessions)
-    .where(or(isNotNull(appSessions.revokedAt), lt(appSessions.expiresAt, new Date())));
-  await db.delete(appSpentRefresh).where(inArray(appSpentRefresh.sessionId, ended));
+    .where(or(isNotNull(appSessions.revokedAt), lt(appSessions.expiresAt, now)));
+  await db.delete(appSpentRefresh).where(or(inArray(appSpentRefresh.sessionId, ended), lt(appSpentRefresh.spentAt, new Date(now.getTime() - refreshTtlMs))));
 }
 
 export async function revokeAppSession(db: Db, sessionId: string): Promise<void> {

@@ -253,7 +253,7 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const timers = [
     setInterval(run('account erasure', () => eraseDueAccounts(ctx)), 10 * 60_000),
     setInterval(run('user-log retention', () => pruneUserLog(ctx)), 3_600_000),
-    setInterval(run('spent refresh tokens', () => pruneSpentRefresh(ctx.db)), 3_600_000),
+    setInterval(run('spent refresh tokens', () => pruneSpentRefresh(ctx.db, ctx.config.appRefreshTtlMs)), 3_600_000),
     setInterval(run('device geocoding', () => refreshDeviceGeo(ctx.db)), 60_000),
   ];
   for (const t of timers) t.unref();

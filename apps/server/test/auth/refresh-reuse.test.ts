@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors, type AppLoginResult } from '@mowerline/contract';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { emailLogs } from '../../src/email/email.sql.ts';
+import { pruneSpentRefresh } from '../../src/end-users/app-session.ts';
+import { appSpentRefresh } from '../../src/end-users/end-users.sql.ts';
 import type { TestServer } from '../harness.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
 import { appLogin, logRows, confirmedAppUser } from '../end-users/fixtures.ts';
@@ -15,6 +17,8 @@ import { startAuthServer } from './fixtures.ts';
  * node B has its own connections and learns of it by NOTIFY; on PGlite both share the database.
  * Only app sessions have refresh tokens: a staff sign-in answers an access token alone.
  */
+const sessionOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+
 describe('refresh-token reuse ends the session family', () => {
   let smtp: SmtpReceiver;
   let a: TestServer;
@@ -87,5 +91,23 @@ describe('refresh-token reuse ends the session family', () => {
     expect((await refresh(b, stolen.body.data.refresh_token)).body.code).toBe(errors.APP_REFRESH_INVALID.code);
     const mail = await smtp.waitFor((m) => m.to.includes(user.email) && /ended one of your sessions/.test(m.subject));
     expect(mail.text).toContain('used twice');
+  });
+
+  it('keeps spent tokens only while they could still be used', async () => {
+    const user = await confirmedAppUser(a, admin);
+    const live = await appLogin(a, user.email);
+    expect((await refresh(a, live.refresh_token)).body.code).toBe(0);
+    const liveSession = sessionOf(live.access_token);
+    const spentOf = async (sessionId: string) => (await a.ctx.db.select().from(appSpentRefresh).where(eq(appSpentRefresh.sessionId, sessionId))).length;
+    const ended = await appLogin(a, user.email);
+    expect((await refresh(a, ended.refresh_token)).body.code).toBe(0);
+    expect((await refresh(a, ended.refresh_token)).body.code).toBe(errors.APP_REFRESH_INVALID.code);
+
+    await pruneSpentRefresh(a.ctx.db, a.config.appRefreshTtlMs);
+    expect(await spentOf(sessionOf(ended.access_token))).toBe(0);
+    expect(await spentOf(liveSession)).toBe(1);
+    // A refresh lifetime later the spent token would have expired anyway.
+    await pruneSpentRefresh(a.ctx.db, a.config.appRefreshTtlMs, new Date(Date.now() + a.config.appRefreshTtlMs + 60_000));
+    expect(await spentOf(liveSession)).toBe(0);
   });
 });
