@@ -248,7 +248,7 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
     byCity: ({ query }) => usersByCity(ctx.db, query),
   });
 
-  // Housekeeping: erasures after the grace period, spent refresh tokens of ended sessions, user-log retention, coding new mower positions.
+  // Housekeeping: erasures after the grace period, spent refresh tokens that could no longer be used, user-log retention, coding new mower positions.
   const run = (what: string, work: () => Promise<unknown>) => () => void work().catch((err: unknown) => app.log.error({ err }, `${what} failed`));
   const timers = [
     setInterval(run('account erasure', () => eraseDueAccounts(ctx)), 10 * 60_000),
