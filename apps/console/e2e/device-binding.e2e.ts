@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { DeviceDetail } from '@mowerline/contract';
 import type { TestServer } from '../../server/test/harness.ts';
 import { pairingQrDataUrl } from '../src/product-sn/pairing-qr.ts';
-import { launchBrowser } from './harness.ts';
+import { appUserId, launchBrowser } from './harness.ts';
 import { confirmPopup, openSignedIn, row, SETTLE, toast, type Opened } from './pages.helpers.ts';
 import { model, startDeviceConsoleServer } from './devices.helpers.ts';
 
@@ -32,15 +32,16 @@ describe('pairing code, QR label and the bound owner in the console', () => {
   const sessions: Opened[] = [];
 
   const appUser = async (email: string, name: string): Promise<AppUser> => {
-    const registered = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+    const registered = await server.api('POST', '/api/app/v1/user/register', {
       body: { email, password: PASSWORD, name, country: 'DE', city: 'Berlin', locale: 'en-US', timeZone: 'Europe/Berlin' },
     });
     if (registered.body.code !== 0) throw new Error(`register ${email}: ${JSON.stringify(registered.body)}`);
-    const confirmed = await server.api('POST', `/api/admin/end-user/${registered.body.data.id}/confirm`, { token: admin });
+    const id = await appUserId(server, email);
+    const confirmed = await server.api('POST', `/api/admin/end-user/${id}/confirm`, { token: admin });
     if (confirmed.body.code !== 0) throw new Error(`confirm ${email}: ${JSON.stringify(confirmed.body)}`);
     const login = await server.api<{ access_token: string }>('POST', '/api/app/v1/user/login', { body: { email, password: PASSWORD } });
     if (login.body.code !== 0) throw new Error(`login ${email}: ${JSON.stringify(login.body)}`);
-    return { id: registered.body.data.id, email, token: login.body.data.access_token };
+    return { id, email, token: login.body.data.access_token };
   };
   const app = async (user: AppUser, path: string, body: unknown) => {
     const res = await server.api('POST', `/api/app/v1${path}`, { token: user.token, body });

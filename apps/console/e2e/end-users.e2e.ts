@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CityDistribution, CountryDistribution, EndUser, EndUserPage } from '@mowerline/contract';
 import type { TestServer } from '../../server/test/harness.ts';
 import { connectDevice, createModel, waitFor, type TestDevice } from '../../server/test/devices/fixtures.ts';
-import { launchBrowser, startConsoleServer } from './harness.ts';
+import { appUserId, launchBrowser, startConsoleServer } from './harness.ts';
 import { confirmPopup, openSignedIn, row, SETTLE, toast, untranslatedKeys, type Opened } from './pages.helpers.ts';
 
 const PASSWORD = 'Mow3r#Garden8';
@@ -41,11 +41,11 @@ describe('app users, user distribution and user log against the real server', ()
   let dan: AppUser; // Hamburg, no mower
 
   const register = async (email: string, name: string, country: string, city: string, locale: 'zh-CN' | 'en-US' = 'en-US'): Promise<AppUser> => {
-    const res = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+    const res = await server.api('POST', '/api/app/v1/user/register', {
       body: { email, password: PASSWORD, name, country, city, locale, timeZone: 'Europe/Berlin' },
     });
     if (res.body.code !== 0) throw new Error(`register ${email}: ${JSON.stringify(res.body)}`);
-    return { id: res.body.data.id, email };
+    return { id: await appUserId(server, email), email };
   };
   const confirmAndSignIn = async (user: AppUser): Promise<AppUser> => {
     const confirmed = await server.api('POST', `/api/admin/end-user/${user.id}/confirm`, { token: admin });

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
 import { startServer, type TestServer } from '../../server/test/harness.ts';
 import type { Config } from '../../server/src/config.ts';
+import { appUsers } from '../../server/src/end-users/end-users.sql.ts';
 
 export { ADMIN } from '../../server/test/harness.ts';
 
@@ -11,6 +13,13 @@ const consoleDir = process.env.CONSOLE_DIST ?? path.resolve(import.meta.dirname,
 /** A real server (PGlite or TEST_DATABASE_URL) serving the production console build on a free port. */
 export function startConsoleServer(config: Partial<Config> = {}): Promise<TestServer> {
   return startServer({ config: { consoleDir, ...config } });
+}
+
+/** The id of the app account with `email`: the sign-up answer names none (it is the same for a taken e-mail). */
+export async function appUserId(server: TestServer, email: string): Promise<number> {
+  const [row] = await server.ctx.db.select({ id: appUsers.id }).from(appUsers).where(eq(appUsers.email, email.toLowerCase()));
+  if (!row) throw new Error(`no app account for ${email}`);
+  return row.id;
 }
 
 /** Debian's Chromium, headless, with the flags this machine needs (DESIGN.md). */

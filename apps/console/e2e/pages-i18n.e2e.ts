@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../../server/test/harness.ts';
-import { launchBrowser, startConsoleServer } from './harness.ts';
+import { appUserId, launchBrowser, startConsoleServer } from './harness.ts';
 import { createStaff, openSignedIn, untranslatedKeys } from './pages.helpers.ts';
 
 /** Every page of this issue, by route, with something on it that shows it finished loading. */
@@ -42,10 +42,10 @@ describe('pages in both languages and both themes', () => {
       body: { username: 'kim', name: 'Kim Lee', email: 'kim@example.com', password: 'Garden#Path7', reason: 'Night shift operator' },
     });
     // An app user, signed up through the app API and confirmed by staff, for the /operation pages.
-    const appUser = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+    await server.api('POST', '/api/app/v1/user/register', {
       body: { email: 'mere@example.com', password: 'Garden#Path7', name: 'Mere Tane', country: 'NZ', city: 'Auckland', locale: 'en-US', timeZone: 'Pacific/Auckland' },
     });
-    await server.api('POST', `/api/admin/end-user/${appUser.body.data.id}/confirm`, { token: admin });
+    await server.api('POST', `/api/admin/end-user/${await appUserId(server, 'mere@example.com')}/confirm`, { token: admin });
     // Mere files feedback from the app, for the /ticket pages.
     const login = await server.api<{ access_token: string }>('POST', '/api/app/v1/user/login', { body: { email: 'mere@example.com', password: 'Garden#Path7' } });
     const filed = await server.api('POST', '/api/app/v1/feedback', {

@@ -19,7 +19,7 @@ import {
 import type { TestServer } from '../../server/test/harness.ts';
 import { namedRegions } from '../src/devices/region-label.ts';
 import { model, mower, raise, waitFor } from './devices.helpers.ts';
-import { launchBrowser, startConsoleServer } from './harness.ts';
+import { appUserId, launchBrowser, startConsoleServer } from './harness.ts';
 import { createStaff, openSignedIn } from './pages.helpers.ts';
 
 /** Every page of the route table (a new page is checked without being listed), and the message tabs. */
@@ -101,10 +101,10 @@ describe('no raw values on screen, in both languages', () => {
     await server.api('POST', '/api/admin/user/register', {
       body: { username: 'kim', name: 'Kim Lee', email: 'kim@example.com', password: 'Garden#Path7', reason: 'Night shift operator' },
     });
-    const appUser = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+    await server.api('POST', '/api/app/v1/user/register', {
       body: { email: 'mere@example.com', password: 'Garden#Path7', name: 'Mere Tane', country: 'NZ', city: 'Auckland', locale: 'en-US', timeZone: 'Pacific/Auckland' },
     });
-    await server.api('POST', `/api/admin/end-user/${appUser.body.data.id}/confirm`, { token: admin });
+    await server.api('POST', `/api/admin/end-user/${await appUserId(server, 'mere@example.com')}/confirm`, { token: admin });
     await server.api('POST', '/api/admin/product/app-version', {
       token: admin,
       body: { platform: 'android', version: '2.3.0', build: 230, changelogZh: '更快的地图', changelogEn: 'Faster maps', downloadUrl: 'https://apps.example.com/ml-2.3.0.apk' },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRoutes } from '@mowerline/contract';
 import type { TestServer } from '../../server/test/harness.ts';
 import { model, mower, raise, waitFor } from './devices.helpers.ts';
-import { ADMIN, launchBrowser, startConsoleServer } from './harness.ts';
+import { ADMIN, appUserId, launchBrowser, startConsoleServer } from './harness.ts';
 import { createStaff, openSignedIn } from './pages.helpers.ts';
 import { open, submitLogin } from './shell.helpers.ts';
 
@@ -57,10 +57,10 @@ describe('security in the browser: the CSP on every page, stored text rendered a
       body: { username: 'mallory', name: REQUEST_NAME, email: 'mallory@example.com', password: 'Garden#Path7', reason: EVENT_MESSAGE },
     });
     // An app user's feedback with markup in its title and text.
-    const appUser = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+    await server.api('POST', '/api/app/v1/user/register', {
       body: { email: 'trent@example.com', password: 'Garden#Path7', name: 'Trent', country: 'SE', locale: 'en-US', timeZone: 'Europe/Stockholm' },
     });
-    await server.api('POST', `/api/admin/end-user/${appUser.body.data.id}/confirm`, { token: admin });
+    await server.api('POST', `/api/admin/end-user/${await appUserId(server, 'trent@example.com')}/confirm`, { token: admin });
     const login = await server.api<{ access_token: string }>('POST', '/api/app/v1/user/login', { body: { email: 'trent@example.com', password: 'Garden#Path7' } });
     const filed = await server.api<{ id: number }>('POST', '/api/app/v1/feedback', {
       token: login.body.data.access_token,

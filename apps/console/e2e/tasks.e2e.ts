@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTopic, deviceTopics, encodePolyline, taskCommands, type CommandRequest, PROTOCOL_VERSION, type RunPage, type RunReport, type Schedule, type ScheduleConfig, type TaskRun } from '@mowerline/contract';
 import type { TestServer } from '../../server/test/harness.ts';
 import { connectDevice, createModel, waitFor, type TestDevice } from '../../server/test/devices/fixtures.ts';
-import { launchBrowser, startConsoleServer } from './harness.ts';
+import { appUserId, launchBrowser, startConsoleServer } from './harness.ts';
 import { confirmPopup, openSignedIn, row, SETTLE, toast, untranslatedKeys, type Opened } from './pages.helpers.ts';
 
 const PASSWORD = 'Mow3r#Garden8';
@@ -95,8 +95,8 @@ describe('task overview, schedules, records and task faults against the real ser
     const { device: b } = await mower(modelId, B, '1.3.2', 52.53, false);
 
     // Ann owns mower A (the owner column and filter).
-    const ann = await ok(server.api<{ id: number }>('POST', '/api/app/v1/user/register', { body: { email: 'ann.tasks@example.com', password: PASSWORD, name: 'Ann', country: 'DE', city: 'Berlin', locale: 'en-US', timeZone: 'Europe/Berlin' } }));
-    await ok(server.api('POST', `/api/admin/end-user/${ann.id}/confirm`, { token: admin }));
+    await ok(server.api('POST', '/api/app/v1/user/register', { body: { email: 'ann.tasks@example.com', password: PASSWORD, name: 'Ann', country: 'DE', city: 'Berlin', locale: 'en-US', timeZone: 'Europe/Berlin' } }));
+    await ok(server.api('POST', `/api/admin/end-user/${await appUserId(server, 'ann.tasks@example.com')}/confirm`, { token: admin }));
     const login = await ok(server.api<{ access_token: string }>('POST', '/api/app/v1/user/login', { body: { email: 'ann.tasks@example.com', password: PASSWORD } }));
     await ok(server.api('POST', '/api/app/v1/devices/bind', { token: login.access_token, body: { sn: A, pairingCode } }));
 

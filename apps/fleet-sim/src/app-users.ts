@@ -114,8 +114,17 @@ async function call<T>(baseUrl: string, method: string, path: string, opts: { to
   }
 }
 
-const EMAIL_TAKEN = 44001;
 const END_USER_STATE = 44011;
+
+/** What a sign-up sends (the app's register form). */
+export interface AppSignUp {
+  email: string;
+  password: string;
+  name: string;
+  country: string;
+  locale: 'zh-CN' | 'en-US';
+  timeZone: string;
+}
 
 /** One owner and their app session. */
 export class AppUserSim {
@@ -129,27 +138,29 @@ export class AppUserSim {
     private readonly password: string,
     /** Aborts every request of this owner when the simulation stops. */
     private readonly signal?: AbortSignal,
+    /** Signs up some other way than the public form (answers the account's id); see AppUsersOptions.signUp. */
+    private readonly signUp?: (account: AppSignUp) => Promise<number>,
   ) {}
 
   private api<T>(method: string, path: string, body?: unknown, token = this.token) {
     return call<T>(this.baseUrl, method, path, { body, token, locale: this.plan.locale, signal: this.signal });
   }
 
-  /** Signs up; an account that exists already (an earlier run) is fine. */
+  /**
+   * Signs up; an account that exists already (an earlier run) is fine: the form answers it like a
+   * new one. The form's answer names no account, so support finds it by its e-mail (confirmWith).
+   */
   async register(): Promise<void> {
-    try {
-      const r = await this.api<{ id: number }>('POST', '/api/app/v1/user/register', {
-        email: this.plan.email,
-        password: this.password,
-        name: this.plan.name,
-        country: this.plan.country,
-        locale: this.plan.locale,
-        timeZone: this.plan.timeZone,
-      });
-      this.id = r.id;
-    } catch (err) {
-      if (!(err instanceof HttpError && err.code === EMAIL_TAKEN)) throw err;
-    }
+    const account: AppSignUp = {
+      email: this.plan.email,
+      password: this.password,
+      name: this.plan.name,
+      country: this.plan.country,
+      locale: this.plan.locale,
+      timeZone: this.plan.timeZone,
+    };
+    if (this.signUp) this.id = await this.signUp(account);
+    else await this.api('POST', '/api/app/v1/user/register', account);
   }
 
   /** Support confirms the account (staff token); an already active account is fine. */
@@ -322,6 +333,11 @@ export interface AppUsersOptions {
   pairingCodes: Map<string, string>;
   /** A staff token allowed to confirm accounts (support's confirm action). */
   adminToken?: string;
+  /**
+   * Creates the accounts without the public sign-up form: the server's own demo passes its account
+   * service here, so its owners do not use up the form's per-address limits of the host they run on.
+   */
+  signUp?: (account: AppSignUp) => Promise<number>;
   /** Keeps the owners' shared password between runs (JSON, mode 0600). */
   secretsFile?: string;
   seed?: number;
@@ -351,7 +367,7 @@ export async function startAppUsers(opts: AppUsersOptions): Promise<AppUsers> {
   }
   const plans = planAppUsers(opts.gardens, opts.seed ?? 1);
   const abort = new AbortController();
-  const users = plans.map((p) => new AppUserSim(p, opts.apiUrl, password, abort.signal));
+  const users = plans.map((p) => new AppUserSim(p, opts.apiUrl, password, abort.signal, opts.signUp));
   for (const u of users) await u.register();
   if (opts.adminToken) for (const u of users) await u.confirmWith(opts.adminToken);
   log(`app users: ${users.length} owners signed up`);

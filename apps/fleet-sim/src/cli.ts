@@ -23,7 +23,9 @@ const usage = `Usage: mowerline-fleet-sim --url <platform URL> --mqtt <broker UR
                          they sign up, are confirmed by the staff account (support's confirm
                          action), bind their mowers with the pairing codes, share some, and keep
                          signing in and editing their profiles (password kept in
-                         <secrets-file>-app-users.json)
+                         <secrets-file>-app-users.json). Sign-ups go through the public
+                         form, limited per address (FORM_LIMIT_PER_IP an hour): for more
+                         owners than that, raise it on the platform
   --app-visit-seconds <n>  mean seconds between one owner's visits to the app (default 600)
 `;
 

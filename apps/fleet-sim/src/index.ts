@@ -5,4 +5,4 @@ export { Garden } from './garden.ts';
 export { places, type Place } from './places.ts';
 export { createRng } from './rng.ts';
 export { shellFeature, otaFeature } from './features.ts';
-export { startAppUsers, planAppUsers, AppUserSim, type AppUserPlan, type AppUsers, type AppUsersOptions } from './app-users.ts';
+export { startAppUsers, planAppUsers, AppUserSim, type AppUserPlan, type AppUsers, type AppUsersOptions, type AppSignUp } from './app-users.ts';

@@ -64,6 +64,8 @@ const envSchema = z.object({
   CAPTCHA_WORK: z.coerce.number().int().min(1).max(10_000_000).default(5000),
   FORM_LIMIT_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
   FORM_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
+  APP_MAIL_LIMIT_15_MIN: z.coerce.number().int().min(1).max(100_000).default(3),
+  APP_MAIL_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   RESET_LINK_TTL_MINUTES: int(30),
   FIRMWARE_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(512),
   FIRMWARE_SIGNING_KEY: optionalString,
@@ -169,10 +171,14 @@ export interface Config {
   webauthnOrigins: string[];
   /** Proof of work of the first captcha level: the highest counter (PBKDF2 keys to derive); doubles per level. */
   captchaWork: number;
-  /** Register / forgot-password requests per source address per hour (each form counted apart). */
+  /** Register / forgot-password requests per source address per hour (each form counted apart, the app's too). */
   formLimitPerIp: number;
   /** Register / forgot-password requests per target e-mail or account per day. */
   formLimitPerEmail: number;
+  /** The app's forms that mail a code (register, resend-code, forgot-password), together, per target e-mail per 15 minutes… */
+  appMailLimitPer15Min: number;
+  /** …and per day. */
+  appMailLimitPerDay: number;
   resetLinkTtlMs: number;
   /** Remote shell limits (docs/device-protocol.md, "Remote shell"). */
   shellIdleMs: number;
@@ -305,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     captchaWork: e.CAPTCHA_WORK,
     formLimitPerIp: e.FORM_LIMIT_PER_IP,
     formLimitPerEmail: e.FORM_LIMIT_PER_EMAIL,
+    appMailLimitPer15Min: e.APP_MAIL_LIMIT_15_MIN,
+    appMailLimitPerDay: e.APP_MAIL_LIMIT_PER_DAY,
     resetLinkTtlMs: e.RESET_LINK_TTL_MINUTES * 60_000,
     firmwareMaxMb: e.FIRMWARE_MAX_MB,
     firmwareSigningKey: e.FIRMWARE_SIGNING_KEY,

@@ -56,7 +56,12 @@ export const appRegisterBodySchema = z
   })
   .strict();
 export type AppRegisterBody = z.infer<typeof appRegisterBodySchema>;
-export const appRegisterResultSchema = z.object({ id: z.number().int(), email: z.string(), status: z.literal('unverified'), codeExpiresAt: z.string() });
+/**
+ * The same for a new e-mail and for one that has an account already (whose owner is mailed that
+ * someone tried to register it), so the answer cannot tell whether an account exists: no id.
+ */
+export const appRegisterResultSchema = z.object({ email: z.string(), status: z.literal('unverified'), codeExpiresAt: z.string() });
+export type AppRegisterResult = z.infer<typeof appRegisterResultSchema>;
 
 /** POST /api/app/v1/user/verify */
 export const appVerifyBodySchema = z.object({ email: emailSchema, code: appCodeSchema }).strict();
@@ -153,6 +158,8 @@ export const userLogActions = [
   'verify',
   'login',
   'logout',
+  /** A spent refresh token came back: its session was ended and the owner mailed. */
+  'session.reuse',
   'password.change',
   'password.forgot',
   'password.reset',

@@ -2,24 +2,28 @@ import { lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { formHits } from './auth.sql.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
 
 export type AnonymousForm = 'register' | 'forgot';
 
 /**
- * Counts one hit of `scope`/`key` in the current fixed window and answers the count, in one
- * statement (an upsert), so simultaneous requests on several nodes all count.
+ * Counts one hit of `scope`/`key` in the current fixed window and answers the count and the
+ * milliseconds left of the window, in one statement (an upsert), so simultaneous requests on
+ * several nodes all count.
  */
-async function hit(ctx: AppContext, scope: string, key: string, windowMs: number): Promise<number> {
-  const windowStart = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+export async function countFormHit(ctx: AppContext, scope: string, key: string, windowMs: number): Promise<{ hits: number; retryAfterMs: number }> {
+  const now = Date.now();
+  const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
   const [row] = await ctx.db
     .insert(formHits)
     .values({ scope, key, windowStart, hits: 1 })
     .onConflictDoUpdate({ target: [formHits.scope, formHits.key, formHits.windowStart], set: { hits: sql`${formHits.hits} + 1` } })
     .returning({ hits: formHits.hits });
-  return row?.hits ?? 1;
+  return { hits: row?.hits ?? 1, retryAfterMs: windowStart.getTime() + windowMs - now };
 }
+
+const hit = async (ctx: AppContext, scope: string, key: string, windowMs: number) => (await countFormHit(ctx, scope, key, windowMs)).hits;
 
 /**
  * One request of an anonymous form from `ip`: false once the address has sent `formLimitPerIp`

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, lt, max } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lt, max, notLike } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { loginAttempts, type LoginOutcome } from './auth.sql.ts';
 import { pruneFormHits } from './form-limits.service.ts';
@@ -8,6 +8,9 @@ import { pruneFormHits } from './form-limits.service.ts';
  * Usernames are compared lower-cased (sign-in is case-insensitive), and unknown usernames are
  * counted exactly like real ones, so neither rule reveals which accounts exist.
  */
+
+/** The app's sign-in attempts are kept here under this prefix, which no staff username can have. */
+export const APP_ATTEMPT_PREFIX = 'app:';
 
 export async function recordAttempt(ctx: AppContext, username: string, ip: string, outcome: LoginOutcome, trusted = false): Promise<void> {
   // The application clock, like every other expiry check, so a database on another host cannot skew it.
@@ -56,9 +59,11 @@ const checkedFailure = inArray(loginAttempts.reason, ['wrong_password', 'wrong_c
 
 /**
  * The captcha level a sign-in needs: 0 below `captchaAfterFailures` failures for the username
- * (since its last success, from anywhere) and from the address (any username: one address
+ * (since its last success, from anywhere) and from the address (any staff username: one address
  * spraying many accounts), else 1 plus the failures beyond it. The proof of work costs more with
- * each level (captcha.service.ts).
+ * each level (captcha.service.ts). App sign-ins share the table under APP_ATTEMPT_PREFIX and are
+ * not counted: the app has its own defences, and an app user mistyping a password on the office
+ * network must not put a captcha in front of the staff there.
  */
 export async function captchaLevel(ctx: AppContext, username: string, ip: string): Promise<number> {
   const since = await windowStart(ctx, username);
@@ -71,7 +76,7 @@ export async function captchaLevel(ctx: AppContext, username: string, ip: string
   const [byIp] = await ctx.db
     .select({ n: count() })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.ip, ip), checkedFailure, gt(loginAttempts.at, new Date(Date.now() - ctx.config.lockoutMs))));
+    .where(and(eq(loginAttempts.ip, ip), checkedFailure, notLike(loginAttempts.username, `${APP_ATTEMPT_PREFIX}%`), gt(loginAttempts.at, new Date(Date.now() - ctx.config.lockoutMs))));
   const failures = Math.max(byUser?.n ?? 0, byIp?.n ?? 0);
   return failures >= ctx.config.captchaAfterFailures ? failures - ctx.config.captchaAfterFailures + 1 : 0;
 }

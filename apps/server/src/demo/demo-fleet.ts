@@ -7,6 +7,8 @@ import { openSession, revokeSession } from '../auth/session.service.ts';
 import type { AppContext } from '../context.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { seedDemoContent } from '../content/demo-content.ts';
+import { createAppAccount } from '../end-users/accounts.service.ts';
+import { writeUserLog } from '../end-users/user-log.service.ts';
 
 /** Where the server itself is reachable from inside its own process. */
 function localUrl(app: FastifyInstance, host: string): string {
@@ -55,10 +57,17 @@ export async function startDemoFleet(app: FastifyInstance, ctx: AppContext): Pro
       return 0;
     });
     if (seeded > 0) app.log.info(`demo content: ${seeded} items published`);
-    // The mowers' owners sign up through the real app API; support (this session) confirms them,
-    // then they bind with the labels' pairing codes and keep using the app.
+    // The mowers' owners' accounts are made in-process, not through the public sign-up form: from
+    // 127.0.0.1 they would use up that form's per-address limits, and a real sign-up from this host
+    // would be refused. Support (this session) confirms them through the real API, then they bind
+    // with the labels' pairing codes and keep using the app.
     const owners = await startAppUsers({
       apiUrl,
+      signUp: async (account) => {
+        const { id, created } = await createAppAccount(ctx, account);
+        if (created) await writeUserLog(ctx, origin, { action: 'register', result: 'success', userId: id, email: account.email, country: account.country, detail: { by: 'demo' } });
+        return id;
+      },
       gardens: fleet.gardens,
       pairingCodes: fleet.pairingCodes,
       adminToken: accessToken,

@@ -8,6 +8,8 @@ export interface EmailParams {
   'app-verify': { name: string; code: string; minutes: number };
   'app-password-reset': { name: string; code: string; minutes: number };
   'app-device-shared': { name: string; owner: string; sn: string };
+  'app-register-existing': { name: string };
+  'app-session-ended': { name: string; device: string; at: string };
   'ticket-reply': { name: string; number: number; title: string; agent: string; body: string };
   'factor-added': { name: string; factor: string; link: string };
   'factor-removed': { name: string; factor: string; link: string };
@@ -52,6 +54,28 @@ const templates: { [T in EmailTemplate]: Record<Locale, Renderer<T>> } = {
   'app-device-shared': {
     'zh-CN': (p) => ({ subject: `${p.owner} 与您共享了割草机`, lines: [`${p.name}，您好：`, `${p.owner} 与您共享了割草机 ${p.sn}，打开 Mowerline 应用即可查看。`] }),
     'en-US': (p) => ({ subject: `${p.owner} shared a mower with you`, lines: [`Hello ${p.name},`, `${p.owner} shared the mower ${p.sn} with you. Open the Mowerline app to see it.`] }),
+  },
+  // Someone signed up with this address; the answer they got looked like a new account's.
+  'app-register-existing': {
+    'zh-CN': (p) => ({
+      subject: '有人尝试用您的邮箱注册 Mowerline',
+      lines: [`${p.name}，您好：`, '刚刚有人尝试用此邮箱注册新的 Mowerline 账号。您的账号已存在，没有任何改动。', '如果是您本人，请直接登录；忘记密码可在应用中重置。如果不是您本人，请忽略此邮件。'],
+    }),
+    'en-US': (p) => ({
+      subject: 'Someone tried to sign up to Mowerline with your e-mail',
+      lines: [`Hello ${p.name},`, 'Someone just tried to create a new Mowerline account with this e-mail. Your account exists already and nothing was changed.', 'If that was you, sign in, or reset your password in the app. If not, ignore this mail.'],
+    }),
+  },
+  // A refresh token was used twice: one of the two users of the session was not the app.
+  'app-session-ended': {
+    'zh-CN': (p) => ({
+      subject: 'Mowerline 已为安全起见结束您的一个登录会话',
+      lines: [`${p.name}，您好：`, `您在 ${p.device} 上的登录会话（${p.at}）的登录凭证被重复使用，可能已被他人复制。为安全起见，该会话已在所有设备上结束。`, '请重新登录。如果您怀疑账号被盗用，请立即修改密码。'],
+    }),
+    'en-US': (p) => ({
+      subject: 'Mowerline ended one of your sessions to keep your account safe',
+      lines: [`Hello ${p.name},`, `The sign-in key of your session on ${p.device} (${p.at}) was used twice, so someone may have copied it. The session was ended everywhere.`, 'Sign in again. If you think someone else uses your account, change your password now.'],
+    }),
   },
   // The agent's text is the mail's body; answering the mail (its Reply-To) adds to the ticket.
   'ticket-reply': {

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, desc, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import {
   APP_CODE_TTL_MINUTES,
   APP_DELETION_GRACE_DAYS,
@@ -8,23 +8,27 @@ import {
   type AppProfile,
   type AppProfileBody,
   type AppRegisterBody,
+  type AppRegisterResult,
   type Locale,
 } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { isUniqueViolation } from '../db/helpers.ts';
-import { lockedMinutes, recordAttempt } from '../auth/login-attempts.service.ts';
+import { APP_ATTEMPT_PREFIX, lockedMinutes, recordAttempt } from '../auth/login-attempts.service.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { AppError } from '../http/envelope.ts';
 import { openAppSession, revokeAppSessions } from './app-session.ts';
 import { appCodes, appUsers, type AppUserRow } from './end-users.sql.ts';
 import { isCountry, locate } from './geo.ts';
 
-/** Wrong tries that burn a mailed code. */
-const CODE_MAX_ATTEMPTS = 5;
+/**
+ * Wrong tries that burn a mailed code; with the per-mailbox limits on new codes
+ * (app-form-limits.ts, where the arithmetic is) a code cannot be guessed in its lifetime.
+ */
+export const CODE_MAX_ATTEMPTS = 5;
 const DAY_MS = 86_400_000;
 
-/** Sign-in attempts share the staff lock-out table under a prefix no staff username can have. */
-export const attemptKey = (email: string) => `app:${email.toLowerCase()}`;
+/** Sign-in attempts share the staff lock-out table under a prefix no staff username can have (they never count toward the staff captcha). */
+export const attemptKey = (email: string) => `${APP_ATTEMPT_PREFIX}${email.toLowerCase()}`;
 
 export async function findUserByEmail(ctx: AppContext, email: string): Promise<AppUserRow | undefined> {
   const [row] = await ctx.db.select().from(appUsers).where(eq(appUsers.email, email.toLowerCase())).limit(1);
@@ -79,46 +83,86 @@ export async function issueCode(ctx: AppContext, userId: number, purpose: 'verif
   return { code, expiresAt };
 }
 
+/**
+ * Uses up the live code of `purpose`, or counts a wrong try. Each try first claims one of the
+ * code's CODE_MAX_ATTEMPTS tries in one statement, so simultaneous guesses on any number of
+ * nodes cannot get more tries than that; a wrong try that takes the last one kills the code.
+ */
 async function consumeCode(ctx: AppContext, userId: number, purpose: 'verify' | 'reset', code: string): Promise<void> {
+  const now = new Date();
   const [row] = await ctx.db
-    .select()
+    .select({ id: appCodes.id, codeHash: appCodes.codeHash })
     .from(appCodes)
-    .where(and(eq(appCodes.userId, userId), eq(appCodes.purpose, purpose), isNull(appCodes.usedAt), gt(appCodes.expiresAt, new Date())))
+    .where(and(eq(appCodes.userId, userId), eq(appCodes.purpose, purpose), isNull(appCodes.usedAt), gt(appCodes.expiresAt, now)))
     .orderBy(desc(appCodes.id))
     .limit(1);
   if (!row) throw new AppError('APP_CODE_INVALID');
+  const live = and(eq(appCodes.id, row.id), isNull(appCodes.usedAt), lt(appCodes.attempts, CODE_MAX_ATTEMPTS));
+  const [claimed] = await ctx.db
+    .update(appCodes)
+    .set({ attempts: sql`${appCodes.attempts} + 1` })
+    .where(live)
+    .returning({ attempts: appCodes.attempts });
+  if (!claimed) throw new AppError('APP_CODE_INVALID');
   const expected = Buffer.from(row.codeHash, 'hex');
   const given = Buffer.from(codeHash(ctx, userId, purpose, code), 'hex');
   if (!timingSafeEqual(expected, given)) {
-    const attempts = row.attempts + 1;
-    await ctx.db
-      .update(appCodes)
-      .set({ attempts, usedAt: attempts >= CODE_MAX_ATTEMPTS ? new Date() : null })
-      .where(eq(appCodes.id, row.id));
+    if (claimed.attempts >= CODE_MAX_ATTEMPTS) await ctx.db.update(appCodes).set({ usedAt: new Date() }).where(and(eq(appCodes.id, row.id), isNull(appCodes.usedAt)));
     throw new AppError('APP_CODE_INVALID');
   }
-  await ctx.db.update(appCodes).set({ usedAt: new Date() }).where(eq(appCodes.id, row.id));
+  const used = await ctx.db
+    .update(appCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(appCodes.id, row.id), isNull(appCodes.usedAt)))
+    .returning({ id: appCodes.id });
+  // Two simultaneous right answers: one uses the code, the other finds it used.
+  if (used.length === 0) throw new AppError('APP_CODE_INVALID');
 }
 
-export async function mailCode(ctx: AppContext, user: Pick<AppUserRow, 'id' | 'email' | 'name' | 'locale'>, purpose: 'verify' | 'reset') {
-  const { code, expiresAt } = await issueCode(ctx, user.id, purpose);
-  await ctx.mailer.send({
+type MailedUser = Pick<AppUserRow, 'id' | 'email' | 'name' | 'locale'>;
+
+function sendCode(ctx: AppContext, user: MailedUser, purpose: 'verify' | 'reset', code: string) {
+  return ctx.mailer.send({
     to: user.email,
     template: purpose === 'verify' ? 'app-verify' : 'app-password-reset',
     params: { name: user.name, code, minutes: APP_CODE_TTL_MINUTES },
     locale: user.locale as Locale,
   });
+}
+
+export async function mailCode(ctx: AppContext, user: MailedUser, purpose: 'verify' | 'reset') {
+  const { code, expiresAt } = await issueCode(ctx, user.id, purpose);
+  await sendCode(ctx, user, purpose, code);
   return expiresAt;
 }
 
 // ---------------------------------------------------------------- sign-up and sign-in
 
-export async function register(ctx: AppContext, body: AppRegisterBody) {
+export interface Registration {
+  result: AppRegisterResult;
+  /** The account made, or the one that had the e-mail already. */
+  userId: number;
+  existing: boolean;
+  /** The mail to send once the answer is out: the code, or the owner's warning. */
+  mail: () => Promise<unknown>;
+}
+
+/**
+ * Sign-up. An e-mail that has an account already gets the very same answer (its owner is mailed
+ * that someone tried to register it), so the form cannot be used to find accounts. The work is
+ * alike too: the password is hashed either way (that is most of the time), and the mail goes out
+ * after the answer in both cases; what is left differs by a few queries, and the per-mailbox
+ * limit allows only a handful of tries a day per e-mail, far too few to measure that.
+ */
+export async function register(ctx: AppContext, body: AppRegisterBody, limit: () => Promise<void>): Promise<Registration> {
   const email = body.email.toLowerCase();
   requireCountry(body.country);
   requirePolicy(body.password, email);
-  if (await findUserByEmail(ctx, email)) throw new AppError('APP_EMAIL_TAKEN');
+  // After the checks of the form itself, so a user correcting a weak password keeps their quota.
+  await limit();
   const passwordHash = await hashPassword(body.password);
+  const existing = await findUserByEmail(ctx, email);
+  if (existing) return alreadyRegistered(ctx, existing);
   let row: AppUserRow;
   try {
     [row] = (await ctx.db
@@ -126,11 +170,48 @@ export async function register(ctx: AppContext, body: AppRegisterBody) {
       .values({ email, passwordHash, name: body.name, country: body.country, city: body.city ?? '', phone: body.phone ?? '', locale: body.locale, timeZone: body.timeZone })
       .returning()) as [AppUserRow];
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('APP_EMAIL_TAKEN');
+    // Two simultaneous sign-ups of one e-mail: the unique index lets one in, the other is the "existing" case.
+    const raced = isUniqueViolation(err) ? await findUserByEmail(ctx, email) : undefined;
+    if (raced) return alreadyRegistered(ctx, raced);
     throw err;
   }
-  const codeExpiresAt = await mailCode(ctx, row, 'verify');
-  return { user: row, result: { id: row.id, email, status: 'unverified' as const, codeExpiresAt: codeExpiresAt.toISOString() } };
+  const { code, expiresAt } = await issueCode(ctx, row.id, 'verify');
+  return {
+    userId: row.id,
+    existing: false,
+    result: { email, status: 'unverified', codeExpiresAt: expiresAt.toISOString() },
+    mail: () => sendCode(ctx, row, 'verify', code),
+  };
+}
+
+function alreadyRegistered(ctx: AppContext, user: AppUserRow): Registration {
+  const codeExpiresAt = new Date(Date.now() + APP_CODE_TTL_MINUTES * 60_000);
+  return {
+    userId: user.id,
+    existing: true,
+    result: { email: user.email, status: 'unverified', codeExpiresAt: codeExpiresAt.toISOString() },
+    mail: () => ctx.mailer.send({ to: user.email, template: 'app-register-existing', params: { name: user.name }, locale: user.locale as Locale }),
+  };
+}
+
+/**
+ * An account the server makes for itself (the `npm start` demo's owners): unverified like a
+ * sign-up, but without the public form's limits and without a mail (support confirms it). An
+ * e-mail that has an account already answers that account.
+ */
+export async function createAppAccount(ctx: AppContext, body: AppRegisterBody): Promise<{ id: number; created: boolean }> {
+  const email = body.email.toLowerCase();
+  requireCountry(body.country);
+  requirePolicy(body.password, email);
+  const existing = await findUserByEmail(ctx, email);
+  if (existing) return { id: existing.id, created: false };
+  const [row] = await ctx.db
+    .insert(appUsers)
+    .values({ email, passwordHash: await hashPassword(body.password), name: body.name, country: body.country, city: body.city ?? '', phone: body.phone ?? '', locale: body.locale, timeZone: body.timeZone })
+    .onConflictDoNothing()
+    .returning({ id: appUsers.id });
+  if (row) return { id: row.id, created: true };
+  return { id: (await findUserByEmail(ctx, email))!.id, created: false };
 }
 
 export async function verify(ctx: AppContext, email: string, code: string): Promise<AppUserRow> {

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { AppLoginResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { AppError } from '../http/envelope.ts';
 import { requestMeta } from '../http/request-meta.ts';
-import { appSessions, appUsers } from './end-users.sql.ts';
+import { appSessions, appSpentRefresh, appUsers } from './end-users.sql.ts';
 
 /**
  * App sessions. The access token is a JWT with `typ: 'app'` naming a row of `app_sessions`; the
@@ -57,16 +57,44 @@ export async function openAppSession(app: FastifyInstance, ctx: AppContext, requ
   return { access_token: access.token, expires_at: access.expiresAt.toISOString(), refresh_token: refresh, refresh_expires_at: refreshExpires.toISOString() };
 }
 
-/** Trades a live refresh token for a new pair; the old refresh token stops working. */
-export async function refreshAppSession(app: FastifyInstance, ctx: AppContext, refreshToken: string): Promise<{ userId: number; tokens: AppLoginResult }> {
+/** A session ended because its spent refresh token came back. */
+export interface ReusedSession {
+  sessionId: string;
+  userId: number;
+  userAgent: string;
+  createdAt: Date;
+}
+
+/**
+ * Trades a live refresh token for a new pair; the old refresh token stops working and is kept as
+ * spent. A spent token coming back means two parties hold the session (the app and whoever copied
+ * the token, in either order), and the server cannot tell which is which, so the whole session
+ * ends: every access token it issued names it, and the revocation reaches every node's cache at
+ * once (principal-cache.ts). `onReuse` hears of it, once per session, to tell the owner.
+ */
+export async function refreshAppSession(
+  app: FastifyInstance,
+  ctx: AppContext,
+  refreshToken: string,
+  onReuse: (ended: ReusedSession) => void,
+): Promise<{ userId: number; tokens: AppLoginResult }> {
   const refresh = randomBytes(32).toString('base64url');
   const refreshExpires = new Date(Date.now() + ctx.config.appRefreshTtlMs);
-  const [row] = await ctx.db
-    .update(appSessions)
-    .set({ refreshHash: hashRefresh(refresh), expiresAt: refreshExpires })
-    .where(and(eq(appSessions.refreshHash, hashRefresh(refreshToken)), isNull(appSessions.revokedAt), gt(appSessions.expiresAt, new Date())))
-    .returning({ id: appSessions.id, userId: appSessions.userId });
-  if (!row) throw new AppError('APP_REFRESH_INVALID');
+  const spent = hashRefresh(refreshToken);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [rotated] = await tx
+      .update(appSessions)
+      .set({ refreshHash: hashRefresh(refresh), expiresAt: refreshExpires })
+      .where(and(eq(appSessions.refreshHash, spent), isNull(appSessions.revokedAt), gt(appSessions.expiresAt, new Date())))
+      .returning({ id: appSessions.id, userId: appSessions.userId });
+    if (rotated) await tx.insert(appSpentRefresh).values({ refreshHash: spent, sessionId: rotated.id }).onConflictDoNothing();
+    return rotated;
+  });
+  if (!row) {
+    const ended = await endReusedSession(ctx.db, spent);
+    if (ended) onReuse(ended);
+    throw new AppError('APP_REFRESH_INVALID');
+  }
   const [user] = await ctx.db.select({ status: appUsers.status }).from(appUsers).where(eq(appUsers.id, row.userId));
   if (user?.status !== 'active') {
     await revokeAppSession(ctx.db, row.id);
@@ -77,6 +105,31 @@ export async function refreshAppSession(app: FastifyInstance, ctx: AppContext, r
     userId: row.userId,
     tokens: { access_token: access.token, expires_at: access.expiresAt.toISOString(), refresh_token: refresh, refresh_expires_at: refreshExpires.toISOString() },
   };
+}
+
+/** Revokes the live session a spent refresh token belonged to; undefined when there is none (or it had ended already). */
+async function endReusedSession(db: Db, spentHash: string): Promise<ReusedSession | undefined> {
+  const [owner] = await db.select({ sessionId: appSpentRefresh.sessionId }).from(appSpentRefresh).where(eq(appSpentRefresh.refreshHash, spentHash)).limit(1);
+  if (!owner) return undefined;
+  const [ended] = await db
+    .update(appSessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(appSessions.id, owner.sessionId), isNull(appSessions.revokedAt), gt(appSessions.expiresAt, new Date())))
+    .returning({ sessionId: appSessions.id, userId: appSessions.userId, userAgent: appSessions.userAgent, createdAt: appSessions.createdAt });
+  return ended;
+}
+
+/**
+ * Spent tokens only matter while they could still have been used: not once their session has
+ * ended (refused anyway), nor once a refresh lifetime has passed since they were spent (they had
+ * expired by then even unspent).
+ */
+export async function pruneSpentRefresh(db: Db, refreshTtlMs: number, now = new Date()): Promise<void> {
+  const ended = db
+    .select({ id: appSessions.id })
+    .from(appSessions)
+    .where(or(isNotNull(appSessions.revokedAt), lt(appSessions.expiresAt, now)));
+  await db.delete(appSpentRefresh).where(or(inArray(appSpentRefresh.sessionId, ended), lt(appSpentRefresh.spentAt, new Date(now.getTime() - refreshTtlMs))));
 }
 
 export async function revokeAppSession(db: Db, sessionId: string): Promise<void> {

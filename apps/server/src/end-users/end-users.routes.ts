@@ -30,7 +30,9 @@ import {
   listEndUsers,
   sendResetToEndUser,
 } from './admin.service.ts';
-import { appUser, refreshAppSession, revokeAppSession } from './app-session.ts';
+import { requireAppMailAllowed } from './app-form-limits.ts';
+import { tellSessionEnded } from './session-reuse.ts';
+import { appUser, pruneSpentRefresh, refreshAppSession, revokeAppSession } from './app-session.ts';
 import { appDevices, bind, requireLink, revoke, share, unbind } from './binding.service.ts';
 import { refreshDeviceGeo, usersByCity, usersByCountry } from './distribution.service.ts';
 import { exportUserLog, listUserLog, pruneUserLog, recentUserLog, trackUserAction, writeUserLog, type UserLogEntry } from './user-log.service.ts';
@@ -48,10 +50,12 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
     trackUserAction(ctx, request, entry, work);
 
   serve(app, ctx, appUserApi, {
-    register: ({ body, request }) =>
+    register: ({ body, request, reply }) =>
       track(request, { action: 'register', email: body.email.toLowerCase(), country: body.country }, async (note) => {
-        const { user, result } = await register(ctx, body);
-        note({ userId: user.id });
+        const { userId, existing, result, mail } = await register(ctx, body, () => requireAppMailAllowed(ctx, request, reply, 'register', body.email));
+        note({ userId, ...(existing ? { detail: { existingAccount: true } } : {}) });
+        // After the answer, for a new account and an existing one alike: the mail server's time must not tell them apart.
+        background('app register mail', async () => void (await mail()));
         return result;
       }),
 
@@ -63,7 +67,8 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
         return null;
       }),
 
-    resendCode: async ({ body }) => {
+    resendCode: async ({ body, request, reply }) => {
+      await requireAppMailAllowed(ctx, request, reply, 'resend', body.email);
       // In the background: the answer must not tell whether the account exists.
       background('resend verification code', async () => {
         const user = await findUserByEmail(ctx, body.email);
@@ -81,7 +86,12 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
         return tokens;
       }),
 
-    refresh: async ({ body }) => (await refreshAppSession(app, ctx, body.refresh_token)).tokens,
+    refresh: async ({ body, request }) =>
+      (
+        await refreshAppSession(app, ctx, body.refresh_token, (ended) =>
+          background('reused refresh token notice', () => tellSessionEnded(ctx, request, ended)),
+        )
+      ).tokens,
 
     logout: ({ request }) =>
       track(request, { action: 'logout' }, async () => {
@@ -89,7 +99,8 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
         return null;
       }),
 
-    forgotPassword: async ({ body, request }) => {
+    forgotPassword: async ({ body, request, reply }) => {
+      await requireAppMailAllowed(ctx, request, reply, 'forgot', body.email);
       background('app forgot password', async () => {
         const user = await forgotPassword(ctx, body.email);
         await writeUserLog(ctx, request, { action: 'password.forgot', result: user ? 'success' : 'failure', userId: user?.id ?? null, email: body.email.toLowerCase(), country: user?.country });
@@ -237,11 +248,12 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
     byCity: ({ query }) => usersByCity(ctx.db, query),
   });
 
-  // Housekeeping: erasures after the grace period, user-log retention, coding new mower positions.
+  // Housekeeping: erasures after the grace period, spent refresh tokens that could no longer be used, user-log retention, coding new mower positions.
   const run = (what: string, work: () => Promise<unknown>) => () => void work().catch((err: unknown) => app.log.error({ err }, `${what} failed`));
   const timers = [
     setInterval(run('account erasure', () => eraseDueAccounts(ctx)), 10 * 60_000),
     setInterval(run('user-log retention', () => pruneUserLog(ctx)), 3_600_000),
+    setInterval(run('spent refresh tokens', () => pruneSpentRefresh(ctx.db, ctx.config.appRefreshTtlMs)), 3_600_000),
     setInterval(run('device geocoding', () => refreshDeviceGeo(ctx.db)), 60_000),
   ];
   for (const t of timers) t.unref();

@@ -89,6 +89,23 @@ export const appSessions = pgTable(
   (t) => [index('app_sessions_user').on(t.userId), uniqueIndex('app_sessions_refresh').on(t.refreshHash)],
 );
 
+/**
+ * Refresh tokens already traded for a successor (as SHA-256), each naming its session: one coming
+ * back means two parties hold the session, so it is ended (app-session.ts). Rows go with their
+ * session, or once it has ended.
+ */
+export const appSpentRefresh = pgTable(
+  'app_spent_refresh',
+  {
+    refreshHash: text('refresh_hash').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => appSessions.id, { onDelete: 'cascade' }),
+    spentAt: timestamp('spent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('app_spent_refresh_session').on(t.sessionId)],
+);
+
 export const appCodePurposes = ['verify', 'reset'] as const;
 /** Mailed 6-digit codes, stored as an HMAC; a few wrong tries burn the code. */
 export const appCodes = pgTable(

@@ -16,7 +16,7 @@ describe('spam through the anonymous forms', () => {
   let boss: string;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    server = await startAuthServer({ config: { smtpUrl: smtp.url } });
+    server = await startAuthServer({ config: { smtpUrl: smtp.url, formLimitPerIp: 10 } });
     admin = await server.login();
     await server.api('PUT', '/api/admin/user/profile', { token: admin, body: { email: 'admin@mowerline.test' } });
     await addStaff(server, admin, 'boss', { role: 'admin', email: 'boss@mowerline.test' });

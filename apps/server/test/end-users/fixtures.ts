@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { AppLoginResult } from '@mowerline/contract';
-import { userLogs } from '../../src/end-users/end-users.sql.ts';
+import { appUsers, userLogs } from '../../src/end-users/end-users.sql.ts';
 import { startServer, type TestServer } from '../harness.ts';
 import type { SmtpReceiver } from '../smtp.ts';
 
@@ -35,11 +35,14 @@ export interface RegisterOpts {
 
 export async function registerApp(server: TestServer, opts: RegisterOpts = {}) {
   const email = opts.email ?? uniqueEmail();
-  const res = await server.api<{ id: number }>('POST', '/api/app/v1/user/register', {
+  const res = await server.api('POST', '/api/app/v1/user/register', {
     body: { email, password: APP_PASSWORD, name: opts.name ?? 'Ann Owner', country: opts.country ?? 'DE', city: opts.city, locale: opts.locale ?? 'en-US', timeZone: 'Europe/Berlin' },
   });
   if (res.body.code !== 0) throw new Error(JSON.stringify(res.body));
-  return { email, id: res.body.data.id };
+  // The answer names no account (it is the same for a taken e-mail): the id is read from the database.
+  const [row] = await server.ctx.db.select({ id: appUsers.id }).from(appUsers).where(eq(appUsers.email, email.toLowerCase()));
+  if (!row) throw new Error(`no account for ${email}`);
+  return { email, id: row.id };
 }
 
 export async function appLogin(server: TestServer, email: string, password = APP_PASSWORD): Promise<AppLoginResult> {

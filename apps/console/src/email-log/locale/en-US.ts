@@ -20,6 +20,8 @@ export default {
   'emailLog.template.app-verify': 'App: verification code',
   'emailLog.template.app-password-reset': 'App: password reset code',
   'emailLog.template.app-device-shared': 'App: mower shared',
+  'emailLog.template.app-register-existing': 'App: sign-up with a registered e-mail',
+  'emailLog.template.app-session-ended': 'App: session ended (sign-in key reused)',
   'emailLog.template.ticket-reply': 'Ticket: agent reply',
   'emailLog.template.factor-added': 'Second factor added',
   'emailLog.template.factor-removed': 'Second factor removed',

@@ -20,6 +20,8 @@ export default {
   'emailLog.template.app-verify': '应用：验证码',
   'emailLog.template.app-password-reset': '应用：重置密码验证码',
   'emailLog.template.app-device-shared': '应用：割草机共享',
+  'emailLog.template.app-register-existing': '应用：已注册邮箱被再次注册',
+  'emailLog.template.app-session-ended': '应用：登录会话被终止（登录凭证被重复使用）',
   'emailLog.template.ticket-reply': '工单：客服回复',
   'emailLog.template.factor-added': '添加第二验证因素',
   'emailLog.template.factor-removed': '移除第二验证因素',

@@ -86,6 +86,7 @@ export default {
   'endUser.action.verify': 'Verify e-mail',
   'endUser.action.login': 'Sign in',
   'endUser.action.logout': 'Sign out',
+  'endUser.action.session.reuse': 'Session ended: sign-in key reused',
   'endUser.action.password.change': 'Change password',
   'endUser.action.password.forgot': 'Request password reset',
   'endUser.action.password.reset': 'Reset password',

@@ -86,6 +86,7 @@ export default {
   'endUser.action.verify': '验证邮箱',
   'endUser.action.login': '登录',
   'endUser.action.logout': '退出登录',
+  'endUser.action.session.reuse': '会话终止：登录凭证被重复使用',
   'endUser.action.password.change': '修改密码',
   'endUser.action.password.forgot': '申请重置密码',
   'endUser.action.password.reset': '重置密码',
