@@ -31,6 +31,7 @@ import { freshDatabase } from './lib/pg.ts';
 import { cpuSeconds, cpuSecondsBetween, cpuSecondsByPid, cpuSecondsOf } from './lib/proc.ts';
 import { startBrokerProcess, startServerProcess, type ChildProcessHandle, type Usage } from './lib/server-process.ts';
 import { log, mib, ms, num, percentile, ratio, sleep, table, main, type BenchResult } from './lib/stats.ts';
+import type { Config } from '../apps/server/src/config.ts';
 
 const SIZES = (process.env.BENCH_INGEST_SIZES ?? '1000,10000').split(',').map(Number);
 const RATE = Number(process.env.BENCH_INGEST_RATE ?? 10_000);
@@ -219,10 +220,22 @@ async function baselineRun(count: number, external: boolean) {
   }
 }
 
+/**
+ * The per-device ingest limits stay at the server's defaults (DEVICE_TELEMETRY_RATE, 5/s) while
+ * each mower sends within them (10,000 mowers at 10,000 msg/s: 1/s each), so the A/B measures the
+ * limits' cost; a smaller fleet at the same total rate sends faster per mower than a mower does,
+ * and gets room for it (twice its rate), or the bench would measure the limits dropping messages.
+ */
+function limitsFor(count: number, rate: number): Partial<Config> {
+  const perMower = rate / count;
+  if (perMower <= 5) return {};
+  return { deviceLimits: { telemetryRate: 2 * perMower, telemetryBurst: Math.max(20, Math.ceil(4 * perMower)), eventsPerHour: 30 } };
+}
+
 async function platformRun(count: number, external: boolean, profileDir?: string, rate = RATE) {
   const db = external ? await freshDatabase('ingest') : undefined;
   const dataDir = external ? undefined : mkdtempSync(path.join(tmpdir(), 'mowerline-bench-'));
-  const server = await startServerProcess({ databaseUrl: db?.url, dataDir, config: external ? { mqttUrl: MOSQUITTO_URL } : {} });
+  const server = await startServerProcess({ databaseUrl: db?.url, dataDir, config: { ...(external ? { mqttUrl: MOSQUITTO_URL } : {}), ...limitsFor(count, rate) } });
   pin(server.pid, 1);
   let fleet: Fleet | undefined;
   try {

@@ -24,7 +24,10 @@ const envSchema = z.object({
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default('mowerline'),
   MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/).optional().catch(undefined),
   MQTT_SESSION_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
-  DEVICE_ACK_AFTER_WRITE: z.enum(['true', 'false']).default('false'),
+  DEVICE_ACK_AFTER_WRITE: z.enum(['true', 'false']).default('true'),
+  DEVICE_TELEMETRY_RATE: z.coerce.number().positive().max(10_000).default(5),
+  DEVICE_TELEMETRY_BURST: z.coerce.number().int().min(1).max(100_000).default(20),
+  DEVICE_EVENTS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
   TELEMETRY_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   TELEMETRY_BATCH_MAX: z.coerce.number().int().min(1).max(5000).default(500),
   TELEMETRY_WRITERS: z.coerce.number().int().min(1).max(16).default(4),
@@ -121,6 +124,13 @@ export interface Config {
   mqttSessionExpirySeconds: number;
   /** Acknowledge a device's QoS 1 message only once it is written (docs/device-protocol.md, "How the platform ingests"). */
   deviceAckAfterWrite: boolean;
+  /** Per-device ingest limits, unless the device's model sets its own (docs/device-protocol.md, "Ingest limits"). */
+  deviceLimits: { telemetryRate: number; telemetryBurst: number; eventsPerHour: number };
+  /**
+   * How long a device must stay above ten times its limits to be disconnected and flagged. Not an
+   * environment setting: a minute is the policy; tests shorten it.
+   */
+  deviceAbuseWindowMs: number;
   telemetryFlushMs: number;
   telemetryBatchMax: number;
   /** Telemetry writers side by side (PostgreSQL; PGlite has one connection, so one writer). */
@@ -275,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mqttClientId: e.MQTT_CLIENT_ID,
     mqttSessionExpirySeconds: e.MQTT_SESSION_EXPIRY_SECONDS,
     deviceAckAfterWrite: e.DEVICE_ACK_AFTER_WRITE === 'true',
+    deviceLimits: { telemetryRate: e.DEVICE_TELEMETRY_RATE, telemetryBurst: e.DEVICE_TELEMETRY_BURST, eventsPerHour: e.DEVICE_EVENTS_PER_HOUR },
+    deviceAbuseWindowMs: 60_000,
     telemetryFlushMs: e.TELEMETRY_FLUSH_MS,
     telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
     telemetryWriters: e.TELEMETRY_WRITERS,

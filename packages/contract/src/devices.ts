@@ -31,11 +31,28 @@ const remarkSchema = z.string().trim().max(500);
 
 // ---------------------------------------------------------------- product models
 
+/**
+ * A model's own ingest limits per device; null takes the server default (DEVICE_TELEMETRY_RATE,
+ * DEVICE_TELEMETRY_BURST, DEVICE_EVENTS_PER_HOUR). docs/device-protocol.md, "Ingest limits".
+ */
+export const ingestLimitsSchema = z
+  .object({
+    /** Telemetry messages per second, sustained. */
+    telemetryRate: z.number().positive().max(10_000).nullable(),
+    /** Telemetry messages a device may send at once above the rate. */
+    telemetryBurst: z.number().int().min(1).max(100_000).nullable(),
+    /** New active exception events per hour. */
+    eventsPerHour: z.number().int().min(1).max(100_000).nullable(),
+  })
+  .strict();
+export type IngestLimits = z.infer<typeof ingestLimitsSchema>;
+
 export const productModelSchema = z.object({
   id: z.number().int(),
   code: z.string(),
   name: z.string(),
   description: z.string(),
+  limits: ingestLimitsSchema,
   createdAt: z.string(),
 });
 export type ProductModel = z.infer<typeof productModelSchema>;
@@ -50,7 +67,7 @@ export type ProductModelCreateBody = z.infer<typeof productModelCreateBodySchema
 
 /** PUT /api/admin/product/model/:id (the code is fixed: devices and CSV files name it). */
 export const productModelUpdateBodySchema = z
-  .object({ name: z.string().trim().min(1).max(64).optional(), description: z.string().trim().max(500).optional() })
+  .object({ name: z.string().trim().min(1).max(64).optional(), description: z.string().trim().max(500).optional(), limits: ingestLimitsSchema.partial().strict().optional() })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'nothing to change');
 export type ProductModelUpdateBody = z.infer<typeof productModelUpdateBodySchema>;
@@ -259,6 +276,18 @@ export const deviceAppUserSchema = z.object({
 export type DeviceAppUser = z.infer<typeof deviceAppUserSchema>;
 
 /** GET /api/admin/device/:sn */
+/**
+ * What the per-device ingest limits did to this device: messages dropped over its budget (summed
+ * over the server nodes, written every few seconds) and when it was flagged for staying far above
+ * it (null: not flagged, or staff cleared the flag).
+ */
+export const deviceIngestSchema = z.object({
+  droppedTelemetry: z.number().int(),
+  droppedEvents: z.number().int(),
+  flaggedAt: z.string().nullable(),
+});
+export type DeviceIngest = z.infer<typeof deviceIngestSchema>;
+
 export const deviceDetailSchema = deviceSummarySchema.extend({
   remark: z.string(),
   telemetryAt: z.string().nullable(),
@@ -268,6 +297,7 @@ export const deviceDetailSchema = deviceSummarySchema.extend({
   ownerUser: deviceAppUserSchema.nullable(),
   /** App users the owner shares the mower with, by e-mail. */
   sharedUsers: z.array(deviceAppUserSchema),
+  ingest: deviceIngestSchema,
 });
 export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
 

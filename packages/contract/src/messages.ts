@@ -51,6 +51,8 @@ export const messageKinds = {
   ticketCustomerReply: 8,
   /** Device exception events a staff member chose to hear about, folded per severity and minute. */
   deviceEvents: 9,
+  /** A device stayed far above its ingest limits: disconnected and flagged (`device.flagged`). */
+  deviceFlagged: 10,
 } as const;
 
 /**

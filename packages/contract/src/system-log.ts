@@ -67,6 +67,7 @@ export const auditActions = [
   'device.shell.open',
   'device.shell.close',
   'device.export',
+  'device.flag.clear',
   // Per artifact kind, so a voice pack upload is not logged as a firmware upload.
   'ota.firmware.upload',
   'ota.firmware.update',

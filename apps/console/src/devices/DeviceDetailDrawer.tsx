@@ -6,6 +6,7 @@ import { useFormatTime } from '../locale/format.ts';
 import { BatteryBar, LastSeen, OnlineStatus, StateTag } from './DeviceCells.tsx';
 import { DeviceAppUsers } from './DeviceAppUsers.tsx';
 import { DeviceEventsList } from './DeviceEventsList.tsx';
+import { DeviceIngestLimits } from './DeviceIngestLimits.tsx';
 import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
 import { useDeviceDetail } from './devices.api.ts';
 import { TaskControls } from '../tasks/TaskControls.tsx';
@@ -94,6 +95,8 @@ export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; on
           </Suspense>
           <div className="device-detail-section">{t('devices.section.events')}</div>
           <DeviceEventsList events={device.recentEvents} />
+          <div className="device-detail-section">{t('devices.section.ingestLimits')}</div>
+          <DeviceIngestLimits device={device} />
           <div className="device-detail-section">{t('upgradeLog.deviceHistory')}</div>
           <DeviceUpgradeHistory sn={device.sn} />
           <div className="device-detail-section">{t('devices.section.appUsers')}</div>

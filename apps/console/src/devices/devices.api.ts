@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { devicesApi, productApi, statisticsApi, type DeviceListQuery } from '@mowerline/contract';
-import { call, endpointKey, useEndpoint } from '../api/endpoint-client.ts';
+import { call, endpointKey, useEndpoint, useEndpointMutation } from '../api/endpoint-client.ts';
 import { useLocaleStore } from '../locale/i18n.ts';
 
 /** Status, battery and state change all the time; lists refresh on this beat while the page is visible. */
@@ -61,3 +61,6 @@ export function useOnlineNow() {
     staleTime: 0,
   });
 }
+
+/** Staff clear the flag of a device that stayed far above its ingest limits (audited; it stays limited). */
+export const useClearDeviceFlag = () => useEndpointMutation(devicesApi.clearFlag, { toInput: (sn: string) => ({ params: { sn } }), invalidates: [devicesApi.detail] });

@@ -4,20 +4,31 @@ import type { Db } from '../db/client.ts';
 import { appDeviceLinks, appUsers } from '../end-users/end-users.sql.ts';
 import { preparedByShape } from '../db/prepared.ts';
 import { AppError } from '../http/envelope.ts';
+import { deviceIngestDrops } from '../gateway/ingest-limits.sql.ts';
 import { productModels } from '../product/product.sql.ts';
 import { toSummary, summaryColumns, type SummaryRow } from './device-list.service.ts';
 import { deviceState, devices } from './devices.sql.ts';
 import { recentEvents } from './events.service.ts';
 import { bucketSeconds } from './statistics.service.ts';
 
-export async function deviceDetail(db: Db, sn: string, locale: Locale): Promise<DeviceDetail> {
+/** `pendingDrops`: this node's drops of the device not yet written (the rest are in `device_ingest_drops`). */
+export async function deviceDetail(db: Db, sn: string, locale: Locale, pendingDrops = { telemetry: 0, events: 0 }): Promise<DeviceDetail> {
   // Three reads of one SN, side by side; each built once (db/prepared.ts).
   const device = preparedByShape(db, 'deviceDetail', (slot) =>
     db
-      .select({ ...summaryColumns, remark: devices.remark, telemetryAt: deviceState.telemetryAt, secretRotatedAt: devices.secretRotatedAt })
+      .select({
+        ...summaryColumns,
+        remark: devices.remark,
+        telemetryAt: deviceState.telemetryAt,
+        secretRotatedAt: devices.secretRotatedAt,
+        flaggedAt: devices.flaggedAt,
+        droppedTelemetry: deviceIngestDrops.telemetry,
+        droppedEvents: deviceIngestDrops.events,
+      })
       .from(devices)
       .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
       .innerJoin(productModels, eq(productModels.id, devices.modelId))
+      .leftJoin(deviceIngestDrops, eq(deviceIngestDrops.sn, devices.sn))
       .where(eq(devices.sn, slot('sn')))
       .limit(1),
   );
@@ -30,6 +41,11 @@ export async function deviceDetail(db: Db, sn: string, locale: Locale): Promise<
     secretRotatedAt: row.secretRotatedAt.toISOString(),
     recentEvents: events,
     ...users,
+    ingest: {
+      droppedTelemetry: Number(row.droppedTelemetry ?? 0) + pendingDrops.telemetry,
+      droppedEvents: Number(row.droppedEvents ?? 0) + pendingDrops.events,
+      flaggedAt: row.flaggedAt?.toISOString() ?? null,
+    },
   };
 }
 
@@ -78,4 +94,12 @@ export async function deviceHistory(db: Db, sn: string, q: { from?: string; to?:
       samples: r.samples,
     })),
   };
+}
+
+/** Staff cleared the flag of a device that stayed far above its ingest limits (it stays limited). */
+export async function clearDeviceFlag(db: Db, sn: string): Promise<{ before: string | null }> {
+  const [row] = await db.select({ flaggedAt: devices.flaggedAt }).from(devices).where(eq(devices.sn, sn)).limit(1);
+  if (!row) throw new AppError('SN_NOT_FOUND', { sn });
+  if (row.flaggedAt) await db.update(devices).set({ flaggedAt: null }).where(eq(devices.sn, sn));
+  return { before: row.flaggedAt?.toISOString() ?? null };
 }

@@ -6,7 +6,7 @@ import { commandFailure } from '../gateway/commands.ts';
 import { serve } from '../http/endpoints.ts';
 import { localeOf } from '../http/envelope.ts';
 import { csvCell, csvLine } from './csv.ts';
-import { deviceDetail, deviceHistory } from './device-detail.service.ts';
+import { clearDeviceFlag, deviceDetail, deviceHistory } from './device-detail.service.ts';
 import { allDevices, listDevices } from './device-list.service.ts';
 import { deviceRegions } from './device-regions.service.ts';
 
@@ -66,7 +66,15 @@ export async function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
       };
     },
 
-    detail: ({ params, request }) => deviceDetail(ctx.db, params.sn, localeOf(request)),
+    detail: ({ params, request }) => deviceDetail(ctx.db, params.sn, localeOf(request), ctx.gateway.pendingDrops(params.sn)),
+
+    clearFlag: async ({ params, request, audit }) => {
+      audit({ targetType: 'device', targetId: params.sn, targetName: params.sn });
+      const { before } = await clearDeviceFlag(ctx.db, params.sn);
+      ctx.gateway.flagCleared(params.sn);
+      audit({ detail: { flaggedAt: before } });
+      return (await deviceDetail(ctx.db, params.sn, localeOf(request), ctx.gateway.pendingDrops(params.sn))).ingest;
+    },
 
     history: ({ params, query }) => deviceHistory(ctx.db, params.sn, query),
 

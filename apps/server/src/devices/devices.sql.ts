@@ -48,6 +48,8 @@ export const devices = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     secretRotatedAt: timestamp('secret_rotated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the device stayed far above its ingest limits (it was disconnected); staff clear it. */
+    flaggedAt: timestamp('flagged_at', { withTimezone: true }),
   },
   (t) => [
     index('devices_model_sn').on(t.modelId, t.sn),

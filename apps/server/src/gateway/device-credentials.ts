@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { SN_PATTERN } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { devices } from '../devices/devices.sql.ts';
+import { productModels } from '../product/product.sql.ts';
+import type { LimitOverrides } from './ingest-limits.ts';
 
 /**
  * Device secrets are 32 random bytes. They are stored as sha256(salt ‖ secret): a slow password
@@ -45,6 +47,9 @@ interface CredentialRow {
   hash: string;
   salt: string;
   enabled: boolean;
+  telemetryRate: number | null;
+  telemetryBurst: number | null;
+  eventsPerHour: number | null;
 }
 
 interface Waiting {
@@ -66,7 +71,11 @@ export class DeviceCredentials {
   private waiting = new Map<string, Waiting[]>();
   private running = false;
 
-  constructor(private readonly db: Db) {}
+  /** `onVerified`: a device proved its secret; its model's ingest limits (gateway/ingest-limits.ts). */
+  constructor(
+    private readonly db: Db,
+    private readonly onVerified?: (sn: string, limits: LimitOverrides) => void,
+  ) {}
 
   async check(username: string, password: string, clientId: string): Promise<DeviceAuthResult> {
     if (!SN_PATTERN.test(username) || password.length === 0 || password.length > 256) return 'unknown';
@@ -78,7 +87,9 @@ export class DeviceCredentials {
       return 'unknown';
     }
     if (!secretMatches(password, row.hash, row.salt)) return 'secret';
-    return row.enabled ? 'ok' : 'disabled';
+    if (!row.enabled) return 'disabled';
+    this.onVerified?.(row.sn, { telemetryRate: row.telemetryRate, telemetryBurst: row.telemetryBurst, eventsPerHour: row.eventsPerHour });
+    return 'ok';
   }
 
   private lookup(sn: string): Promise<CredentialRow | undefined> {
@@ -97,8 +108,17 @@ export class DeviceCredentials {
       for (const sn of batch.keys()) this.waiting.delete(sn);
       try {
         const rows = await this.db
-          .select({ sn: devices.sn, hash: devices.secretHash, salt: devices.secretSalt, enabled: devices.enabled })
+          .select({
+            sn: devices.sn,
+            hash: devices.secretHash,
+            salt: devices.secretSalt,
+            enabled: devices.enabled,
+            telemetryRate: productModels.telemetryRate,
+            telemetryBurst: productModels.telemetryBurst,
+            eventsPerHour: productModels.eventsPerHour,
+          })
           .from(devices)
+          .innerJoin(productModels, sql`${productModels.id} = ${devices.modelId}`)
           .where(sql`${devices.sn} = any(${sql.param([...batch.keys()])}::text[])`);
         const bySn = new Map(rows.map((r) => [r.sn, r]));
         for (const [sn, list] of batch) for (const w of list) w.resolve(bySn.get(sn));

@@ -13,7 +13,9 @@ import { CommandChannel } from './commands.ts';
 import { Counters } from './counters.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from './embedded-broker.ts';
 import { DeviceCredentials, type DeviceAuthResult } from './device-credentials.ts';
+import { emitDeviceFlagged } from './device-flag.ts';
 import { Ingest } from './ingest.ts';
+import { IngestLimits } from './ingest-limits.ts';
 import { markAllOffline, startMaintenance } from './maintenance.ts';
 import { KICK_TOPIC } from './topics.ts';
 
@@ -41,6 +43,12 @@ export interface Gateway {
   stats(): { brokerConnected: boolean; clients: number | null; counters: Record<string, number>; pending: number };
   /** May this device connect (the embedded broker and the external broker's auth hook both ask)? */
   checkDevice(username: string, password: string, clientId: string): Promise<DeviceAuthResult>;
+  /** A model's ingest limits changed: this node applies them with each device's next message (other nodes within a minute). */
+  limitsChanged(): void;
+  /** Staff cleared a device's flag: this node starts its watch afresh (it stays limited). */
+  flagCleared(sn: string): void;
+  /** Drops of this device on this node not yet added to the database. */
+  pendingDrops(sn: string): { telemetry: number; events: number };
   /** For the WebSocket listener on the HTTP server. */
   handleWebSocket(stream: Duplex, request: IncomingMessage): void;
 }
@@ -59,7 +67,27 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
   let bus: Bus | undefined;
   let maintenance: { stop(): Promise<void> } | undefined;
   const notifying = new Set<Promise<void>>();
-  const credentials = new DeviceCredentials(db);
+  const track = (p: Promise<unknown>) => {
+    const done: Promise<void> = p.then(() => undefined).finally(() => notifying.delete(done));
+    notifying.add(done);
+  };
+
+  // A device far above its limits for the abuse window is flagged and cut off; it may reconnect.
+  const limits = new IngestLimits(db, counters, {
+    defaults: config.deviceLimits,
+    abuseWindowMs: config.deviceAbuseWindowMs,
+    onAbuse: (sn, observed) => {
+      track(
+        Promise.all([
+          emitDeviceFlagged(db, sn, observed, log).catch((err: unknown) => log.warn({ err, sn }, 'could not flag a device')),
+          bus?.publish(KICK_TOPIC, { sn }).catch(() => {}),
+        ]),
+      );
+    },
+    log,
+  });
+  // The embedded broker authenticates on the node that ingests: the model's limits are then known before the first message.
+  const credentials = new DeviceCredentials(db, (sn, overrides) => limits.prime(sn, overrides));
 
   // Each staff member hears about the severities and codes they chose; bursts fold per minute.
   const notifyEvents = (events: NewEvent[]) => {
@@ -76,6 +104,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
     maxPending: 200_000,
     maxAttempts: 5,
     ackAfterWrite: config.deviceAckAfterWrite,
+    limits,
     log,
   });
 
@@ -128,6 +157,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
         broker = await startEmbeddedBroker({ config, credentials, counters, log });
         bus = await broker.bus(handlers);
       }
+      limits.start();
       maintenance = startMaintenance(db, { staleSeconds: config.deviceStaleSeconds, retentionDays: config.telemetryRetentionDays, embedded: database.kind === 'pglite', log });
       log.info({ mode, nodeId, mqttPort: broker?.tcpPort() ?? null }, 'device gateway started');
     },
@@ -144,6 +174,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
         await bus.drain().catch(() => false);
       }
       await ingest.stop();
+      await limits.stop();
       if (bus instanceof MqttBus && (counters.snapshot()['unacknowledged.abandoned'] ?? 0) > 0) bus.keepSessionForRedelivery();
       await Promise.all([...notifying]);
       commands.rejectAll();
@@ -175,6 +206,9 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
       pending: ingest.size(),
     }),
     checkDevice: (username, password, clientId) => credentials.check(username, password, clientId),
+    limitsChanged: () => limits.reload(),
+    flagCleared: (sn) => limits.forget(sn),
+    pendingDrops: (sn) => limits.pendingDrops(sn),
     handleWebSocket(stream, request) {
       if (broker) broker.handle(stream, request);
       else stream.destroy();

@@ -13,6 +13,7 @@ import {
 } from '@mowerline/contract';
 import type { Counters } from './counters.ts';
 import { parseBoundedJson } from './bounded-json.ts';
+import type { IngestLimits } from './ingest-limits.ts';
 
 export interface Received<T> {
   sn: string;
@@ -58,6 +59,8 @@ interface IngestOptions {
    * given up unacknowledged only on shutdown, so the broker or the device sends it again.
    */
   ackAfterWrite?: boolean;
+  /** Per-device budgets: telemetry and new events over them are dropped (acknowledged, counted). */
+  limits?: IngestLimits;
   log: { warn(o: object, m: string): void; debug(o: object, m: string): void };
 }
 
@@ -93,6 +96,15 @@ export class Ingest {
     const kind = where?.suffix as keyof typeof schemas | undefined;
     if (!where || !kind || !(kind in schemas)) return this.drop('topic', topic, ack);
     this.counters.inc(counterNames[kind].received);
+    const limits = this.opts.limits;
+    const now = limits ? receivedAt.getTime() : 0;
+    // Before parsing: a device over its budget costs no JSON parse. Dropped on purpose, so
+    // acknowledged: sending it again would not help, and the device must not stall.
+    if (limits) {
+      if (kind === deviceTopics.telemetry) {
+        if (!limits.admitTelemetry(where.sn, now)) return ack?.();
+      } else if (kind === deviceTopics.status) limits.observe(where.sn, now);
+    }
     if (payload.length > MAX_DEVICE_PAYLOAD_BYTES) return this.drop('oversize', where.sn, ack);
     let json: unknown;
     try {
@@ -110,6 +122,7 @@ export class Ingest {
       }
       body = parsed.data;
     }
+    if (limits && kind === deviceTopics.events && !limits.admitEvent(where.sn, (body as EventPayload).code, now)) return ack?.();
     this.counters.inc(counterNames[kind].accepted);
     this.laneOf(where.sn).push(kind, { sn: where.sn, receivedAt, body, ack });
   }
@@ -342,6 +355,11 @@ export async function writeSplitting(
 
 /** Acknowledges a batch's messages in receive order (presence, telemetry and events interleaved). */
 function ackAll(batch: Batch) {
+  // Nearly every batch is telemetry alone, already in receive order: no copy, no sort.
+  if (batch.statuses.length === 0 && batch.events.length === 0) {
+    for (const m of batch.telemetry) m.ack?.();
+    return;
+  }
   const items: Array<Received<unknown>> = [...batch.statuses, ...batch.telemetry, ...batch.events].filter((m) => m.ack);
   if (items.length === 0) return;
   items.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());

@@ -76,6 +76,19 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
       content: `Latest: device ${p.sn ?? ''} reported "${p.fault ?? ''}" (${p.code ?? ''}) at ${p.at ?? ''}${p.message ? `; device message: ${p.message}` : ''}`,
     }),
   },
+  // `rate` is the messages per second observed, `limit` the device's telemetry rate; `more` counts further flags folded in.
+  [messageKinds.deviceFlagged]: {
+    'zh-CN': (p) => ({
+      title: '设备消息超限已断开',
+      subTitle: p.sn ?? '',
+      content: `设备 ${p.sn ?? ''} 持续以约 ${p.rate ?? ''} 条/秒发送消息（限额 ${p.limit ?? ''} 条/秒的十倍以上），已于 ${p.at ?? ''} 断开连接并标记。设备可重新连接，但仍受限额约束；请检查设备后在设备详情中清除标记。${p.more && p.more !== '0' ? `（另有 ${p.more} 台设备被标记）` : ''}`,
+    }),
+    'en-US': (p) => ({
+      title: 'Device over its message limits disconnected',
+      subTitle: p.sn ?? '',
+      content: `Device ${p.sn ?? ''} kept sending about ${p.rate ?? ''} messages/s (over ten times its limit of ${p.limit ?? ''}/s) and was disconnected and flagged at ${p.at ?? ''}. It may reconnect and stays limited; check the device, then clear the flag on its detail.${p.more && p.more !== '0' ? ` (and ${p.more} more devices flagged)` : ''}`,
+    }),
+  },
   [messageKinds.otaCampaignPaused]: {
     'zh-CN': (p) => ({
       title: '升级任务已自动暂停',

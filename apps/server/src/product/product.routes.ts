@@ -20,7 +20,8 @@ export function productRoutes(app: FastifyInstance, ctx: AppContext) {
     updateModel: async ({ params, body, audit }) => {
       audit({ targetType: 'productModel', targetId: params.id });
       const { before, after } = await updateModel(ctx.db, params.id, body);
-      audit({ targetName: after.code, detail: { before: { name: before.name, description: before.description }, after: body } });
+      audit({ targetName: after.code, detail: { before: { name: before.name, description: before.description, limits: before.limits }, after: body } });
+      if (body.limits) ctx.gateway.limitsChanged();
       return after;
     },
 

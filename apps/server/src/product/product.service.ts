@@ -20,7 +20,14 @@ import { productModels, type ProductModelRow } from './product.sql.ts';
 import type { ImportRow } from './sn-import.ts';
 
 function toModel(row: ProductModelRow): ProductModel {
-  return { id: row.id, code: row.code, name: row.name, description: row.description, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    description: row.description,
+    limits: { telemetryRate: row.telemetryRate, telemetryBurst: row.telemetryBurst, eventsPerHour: row.eventsPerHour },
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 export async function listModels(db: Db): Promise<ProductModel[]> {
@@ -40,7 +47,13 @@ export async function createModel(db: Db, body: ProductModelCreateBody): Promise
 export async function updateModel(db: Db, id: number, body: ProductModelUpdateBody): Promise<{ before: ProductModel; after: ProductModel }> {
   const [before] = await db.select().from(productModels).where(eq(productModels.id, id)).limit(1);
   if (!before) throw new AppError('MODEL_NOT_FOUND');
-  const [after] = await db.update(productModels).set(body).where(eq(productModels.id, id)).returning();
+  // Limits left out of the body stay as they are; null returns one to the server default.
+  const { limits, ...fields } = body;
+  const [after] = await db
+    .update(productModels)
+    .set({ ...fields, ...limits })
+    .where(eq(productModels.id, id))
+    .returning();
   return { before: toModel(before), after: toModel(after!) };
 }
 

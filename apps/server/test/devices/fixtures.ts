@@ -32,6 +32,9 @@ export function brokerUrl(server: TestServer): string {
   return endpoints.externalUrl ?? `mqtt://127.0.0.1:${endpoints.tcpPort}`;
 }
 
+/** For tests that send far more than a mower does: per-device ingest limits out of the way. */
+export const NO_DEVICE_LIMITS: Partial<Config> = { deviceLimits: { telemetryRate: 10_000, telemetryBurst: 100_000, eventsPerHour: 100_000 } };
+
 const usedSns = new Set<string>();
 
 export function uniqueSn(prefix = 'T'): string {

@@ -8,6 +8,7 @@ import {
   deviceExportQuerySchema,
   deviceHistoryQuerySchema,
   deviceHistorySchema,
+  deviceIngestSchema,
   deviceListQuerySchema,
   devicePageSchema,
   deviceRegionsSchema,
@@ -95,6 +96,17 @@ export const devicesApi = {
     response: deviceCommandResultSchema,
     errors: ['DEVICE_OFFLINE', 'DEVICE_COMMAND_TIMEOUT', 'DEVICE_COMMAND_FAILED', 'GATEWAY_UNAVAILABLE'],
     audit: 'device.command',
+  }),
+  clearFlag: endpoint({
+    method: 'POST',
+    path: '/api/admin/device/:sn/clear-flag',
+    access: staff('productSnWrite'),
+    tag,
+    summary: 'Clear the flag a device got for staying far above its ingest limits (it stays limited)',
+    params: snParamsSchema,
+    response: deviceIngestSchema,
+    errors: ['SN_NOT_FOUND'],
+    audit: 'device.flag.clear',
   }),
 };
 

@@ -49,6 +49,7 @@ export default {
   'audit.action.device.event.clear': 'Clear exception event',
   'audit.action.device.command': 'Send device command',
   'audit.action.device.export': 'Export devices',
+  'audit.action.device.flag.clear': 'Clear device limit flag',
   'audit.action.device.shell.open': 'Open remote shell',
   'audit.action.device.shell.close': 'Close remote shell',
   'audit.family.ota': 'Firmware updates',

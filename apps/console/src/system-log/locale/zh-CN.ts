@@ -49,6 +49,7 @@ export default {
   'audit.action.device.event.clear': '清除异常事件',
   'audit.action.device.command': '下发设备指令',
   'audit.action.device.export': '导出设备',
+  'audit.action.device.flag.clear': '清除设备超限标记',
   'audit.action.device.shell.open': '打开远程终端',
   'audit.action.device.shell.close': '关闭远程终端',
   'audit.family.ota': '固件升级',
