@@ -1,28 +1,8 @@
 import { z } from 'zod';
 import { endpoint, staff } from '../endpoint.ts';
 import { devicePositionsQuerySchema, devicePositionsSchema, mapPlacesQuerySchema, mapPlacesSchema } from '../device-map.ts';
-import {
-  deviceCommandBodySchema,
-  deviceCommandResultSchema,
-  deviceDetailSchema,
-  deviceExportQuerySchema,
-  deviceHistoryQuerySchema,
-  deviceHistorySchema,
-  deviceIngestSchema,
-  deviceListQuerySchema,
-  devicePageSchema,
-  deviceRegionsSchema,
-  eventActionBodySchema,
-  eventActionResultSchema,
-  eventCountSchema,
-  eventCountsQuerySchema,
-  eventListQuerySchema,
-  eventPageSchema,
-  gatewayStatsSchema,
-  onlineStatsQuerySchema,
-  onlineStatsSchema,
-  snParamsSchema,
-} from '../devices.ts';
+import { deviceCommandBodySchema, deviceCommandResultSchema, deviceDetailSchema, deviceExportQuerySchema, deviceHistoryQuerySchema, deviceHistorySchema, deviceIngestSchema, deviceListQuerySchema, devicePageSchema, deviceRegionsSchema, eventActionBodySchema, eventActionResultSchema, eventCountSchema, eventCountsQuerySchema, eventListQuerySchema, eventPageSchema, gatewayStatsSchema, onlineStatsQuerySchema, onlineStatsSchema } from '../devices.ts';
+import { snParamsSchema } from '../product-sn.ts';
 
 const tag = 'devices';
 

@@ -1,20 +1,7 @@
 import { z } from 'zod';
 import { idParam } from '../envelope.ts';
 import { endpoint, staff } from '../endpoint.ts';
-import {
-  MAX_SN_IMPORT_BYTES,
-  productModelCreateBodySchema,
-  productModelSchema,
-  productModelUpdateBodySchema,
-  snCreateBodySchema,
-  snImportResultSchema,
-  snListQuerySchema,
-  snPageSchema,
-  snParamsSchema,
-  snRecordSchema,
-  snSecretSchema,
-  snUpdateBodySchema,
-} from '../devices.ts';
+import { MAX_SN_IMPORT_BYTES, productModelCreateBodySchema, productModelSchema, productModelUpdateBodySchema, snCreateBodySchema, snImportResultSchema, snListQuerySchema, snPageSchema, snParamsSchema, snRecordSchema, snSecretSchema, snUpdateBodySchema } from '../product-sn.ts';
 
 const tag = 'product';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { doneSchema } from '../auth.ts';
 import { appAccess, endpoint, staff } from '../endpoint.ts';
-import { snParamsSchema } from '../devices.ts';
+import { snParamsSchema } from '../product-sn.ts';
 import { appSnParamsSchema } from '../end-users.ts';
 import {
   adminScheduleCreateBodySchema,
