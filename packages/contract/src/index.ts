@@ -24,3 +24,4 @@ export * from './content.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './stored-text.ts';
+export * from './events.ts';
