@@ -34,7 +34,9 @@ import { messagesRoutes } from './messages/messages.routes.ts';
 import { menuRoutes } from './menu/menu.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createGateway } from './gateway/gateway.ts';
-import { gatewayRoutes } from './gateway/gateway.routes.ts';
+import { gatewayModule } from './gateway/gateway.module.ts';
+import { eventsModule } from './events/events.module.ts';
+import type { FeatureModule } from './module.ts';
 import { createBrokerGuard, deviceAuthRateLimit } from './gateway/device-auth.service.ts';
 import { shellRoutes } from './shell/shell.routes.ts';
 import { productRoutes } from './product/product.routes.ts';
@@ -135,32 +137,48 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
     brokerGuard: createBrokerGuard(config),
     gateway: createGateway(config, database, app.log),
+    log: app.log,
   };
 
-  await app.register(async (scope) => {
-    await healthRoutes(scope, ctx);
-    await staffRoutes(scope, ctx);
-    await twoFactorRoutes(scope, ctx);
-    await systemLogRoutes(scope, ctx);
-    await emailRoutes(scope, ctx);
-    await messagesRoutes(scope, ctx);
-    await menuRoutes(scope, ctx);
-    await authRoutes(scope, ctx);
-    await gatewayRoutes(scope, ctx);
-    await shellRoutes(scope, ctx);
-    await productRoutes(scope, ctx);
-    await deviceRoutes(scope, ctx);
-    await eventRoutes(scope, ctx);
-    await deviceStatisticsRoutes(scope, ctx);
-    await deviceMapRoutes(scope, ctx);
-    await otaRoutes(scope, ctx);
-    await appVersionRoutes(scope, ctx);
-    endUserRoutes(scope, ctx);
-    taskRoutes(scope, ctx);
-    await ticketRoutes(scope, ctx);
-    await contentRoutes(scope, ctx);
+  // Every feature, in start order (they stop in reverse). The event spine starts after them all
+  // and stops before them, finishing its deliveries in flight.
+  const modules: FeatureModule[] = [
+    routesOnly('health', healthRoutes),
+    routesOnly('staff', staffRoutes),
+    routesOnly('two-factor', twoFactorRoutes),
+    routesOnly('system-log', systemLogRoutes),
+    routesOnly('email', emailRoutes),
+    routesOnly('messages', messagesRoutes),
+    routesOnly('menu', menuRoutes),
+    routesOnly('auth', authRoutes),
+    gatewayModule,
+    routesOnly('shell', shellRoutes),
+    routesOnly('product', productRoutes),
+    routesOnly('devices', deviceRoutes),
+    routesOnly('device-events', eventRoutes),
+    routesOnly('device-statistics', deviceStatisticsRoutes),
+    routesOnly('device-map', deviceMapRoutes),
+    routesOnly('ota', otaRoutes),
+    routesOnly('app-version', appVersionRoutes),
+    routesOnly('end-users', endUserRoutes),
+    routesOnly('tasks', taskRoutes),
+    routesOnly('tickets', ticketRoutes),
+    routesOnly('content', contentRoutes),
     // The workplace's attention list: each feature with rows that need staff contributes a source.
-    dashboardRoutes(scope, ctx, [...coreAttentionSources, ...ticketAttentionSources]);
+    routesOnly('dashboard', (scope, c) => dashboardRoutes(scope, c, [...coreAttentionSources, ...ticketAttentionSources])),
+  ].map((create) => create(ctx));
+  const spine = eventsModule(ctx, () => modules.flatMap((m) => m.subscribes ?? []));
+  await app.register(async (scope) => {
+    for (const m of [...modules, spine]) await m.routes?.(scope);
+  });
+  app.addHook('onReady', async () => {
+    for (const m of modules) await m.start?.();
+    await spine.start();
+  });
+  // After the HTTP server stopped taking requests and finished those in flight.
+  app.addHook('onClose', async () => {
+    await spine.stop();
+    for (const m of [...modules].reverse()) await m.stop?.();
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {
@@ -175,8 +193,10 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   }
 
   app.addHook('onClose', async () => ctx.mailer.close());
-  // The broker starts with the server and stops after it, writing every message it accepted.
-  app.addHook('onReady', async () => ctx.gateway.start());
-  app.addHook('onClose', async () => ctx.gateway.stop());
   return { app, ctx };
+}
+
+/** A feature that only serves routes (no background work, no subscriptions). */
+function routesOnly(name: string, routes: (scope: FastifyInstance, ctx: AppContext) => unknown): (ctx: AppContext) => FeatureModule {
+  return (ctx) => ({ name, routes: async (scope) => void (await routes(scope, ctx)) });
 }

@@ -1,4 +1,4 @@
-import type { onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, onRequestAsyncHookHandler } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { EndpointDef } from '@mowerline/contract';
 import type { Config } from './config.ts';
@@ -31,6 +31,8 @@ export interface AppContext {
   brokerGuard: onRequestAsyncHookHandler;
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
+  /** The server's log, for background work that runs outside a request. */
+  log: FastifyBaseLogger;
   /** Tasks' device side (schedule sync, run ingest); set when the task routes register. */
   taskEngine?: TaskEngine;
   /** The inbound SMTP listener for mailed ticket answers, while it runs (`INBOUND_SMTP_PORT`). */

@@ -16,3 +16,4 @@ export * from '../tasks/tasks.sql.ts';
 export * from '../tickets/tickets.sql.ts';
 export * from '../content/content.sql.ts';
 export * from '../rate-limit/rate-limit.sql.ts';
+export * from '../events/events.sql.ts';
