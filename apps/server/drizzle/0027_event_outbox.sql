@@ -41,6 +41,14 @@ CREATE TABLE "event_deliveries" (
 -- "Is an earlier event of this subject still pending for this subscriber?": asked for every claim.
 CREATE INDEX "event_deliveries_subject_idx" ON "event_deliveries" ("subscriber", "subject", "event_id");
 --> statement-breakpoint
+-- The events a subscriber has handled, for subscribers whose effects are in this database: the
+-- handling and this row commit together, so a redelivered event is recognised by its id and skipped.
+CREATE TABLE "event_handled" (
+  "subscriber" text NOT NULL,
+  "event_id" bigint NOT NULL,
+  PRIMARY KEY ("subscriber", "event_id")
+);
+--> statement-breakpoint
 -- New deliveries wake every node's dispatcher at commit (one notification per transaction; a
 -- statement that inserted none, such as an ingest batch without changes, wakes nobody).
 CREATE FUNCTION notify_event_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$

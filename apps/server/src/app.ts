@@ -30,7 +30,7 @@ import { staffRoutes } from './staff/staff.routes.ts';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.ts';
 import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
-import { messagesRoutes } from './messages/messages.routes.ts';
+import { messagesModule } from './messages/messages.module.ts';
 import { menuRoutes } from './menu/menu.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createGateway } from './gateway/gateway.ts';
@@ -148,7 +148,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('two-factor', twoFactorRoutes),
     routesOnly('system-log', systemLogRoutes),
     routesOnly('email', emailRoutes),
-    routesOnly('messages', messagesRoutes),
+    messagesModule,
     routesOnly('menu', menuRoutes),
     routesOnly('auth', authRoutes),
     gatewayModule,

@@ -37,15 +37,17 @@ export async function emit(tx: Executor, ...list: NewDomainEvent[]): Promise<voi
 
 /**
  * The statement that writes events from `source` (columns type, version, subject, payload, ord: ids
- * follow `ord`) and their deliveries. The ingest builds its source in SQL from the rows it changed,
- * so its events cost no round trip.
+ * follow `ord`) and their deliveries, and answers `emitted`, how many events it wrote. The ingest
+ * builds its source in SQL from the rows it changed, so its events cost no round trip.
  */
 export function outboxInsert(source: SQL, prefix?: SQL): SQL {
   return sql`with ${prefix ? sql`${prefix}, ` : sql``}src as (${source}), emitted as (
       insert into events (type, version, subject, payload)
       select type, version, subject, payload from src order by ord
       returning id, type, subject
+    ), delivered as (
+      insert into event_deliveries (subscriber, event_id, subject)
+      select s.name, e.id, e.subject from emitted e join event_subscribers s on e.type = any(s.types)
     )
-    insert into event_deliveries (subscriber, event_id, subject)
-    select s.name, e.id, e.subject from emitted e join event_subscribers s on e.type = any(s.types)`;
+    select count(*)::int as emitted from emitted`;
 }

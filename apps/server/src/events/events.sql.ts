@@ -38,3 +38,13 @@ export const eventDeliveries = pgTable(
   },
   (t) => [primaryKey({ columns: [t.subscriber, t.eventId] }), index('event_deliveries_subject_idx').on(t.subscriber, t.subject, t.eventId)],
 );
+
+/** Events a database-only subscriber handled, written with its effects: a repeat is found by id. */
+export const eventHandled = pgTable(
+  'event_handled',
+  {
+    subscriber: text('subscriber').notNull(),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriber, t.eventId] })],
+);

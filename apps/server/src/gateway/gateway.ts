@@ -6,8 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { deviceState } from '../devices/devices.sql.ts';
-import { notifyDeviceEvents } from '../messages/device-event-notify.ts';
-import { createBatchWriter, type NewEvent } from './batch-writer.ts';
+import { createBatchWriter } from './batch-writer.ts';
 import { MqttBus, type Bus, type MessageHandler } from './bus.ts';
 import { CommandChannel } from './commands.ts';
 import { Counters } from './counters.ts';
@@ -58,18 +57,9 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
   let broker: EmbeddedBroker | undefined;
   let bus: Bus | undefined;
   let maintenance: { stop(): Promise<void> } | undefined;
-  const notifying = new Set<Promise<void>>();
   const credentials = new DeviceCredentials(db);
 
-  // Each staff member hears about the severities and codes they chose; bursts fold per minute.
-  const notifyEvents = (events: NewEvent[]) => {
-    const sent = notifyDeviceEvents(db, events)
-      .catch((err: unknown) => log.warn({ err }, 'could not notify new exception events'))
-      .finally(() => notifying.delete(sent));
-    notifying.add(sent);
-  };
-
-  const ingest = new Ingest(createBatchWriter(db, counters, notifyEvents, { clockSkewMs: config.deviceClockSkewMs }), counters, {
+  const ingest = new Ingest(createBatchWriter(db, counters, { clockSkewMs: config.deviceClockSkewMs }), counters, {
     flushMs: config.telemetryFlushMs,
     batchMax: config.telemetryBatchMax,
     writers: database.kind === 'postgres' ? config.telemetryWriters : 1,
@@ -145,7 +135,6 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
       }
       await ingest.stop();
       if (bus instanceof MqttBus && (counters.snapshot()['unacknowledged.abandoned'] ?? 0) > 0) bus.keepSessionForRedelivery();
-      await Promise.all([...notifying]);
       commands.rejectAll();
       await bus?.end().catch(() => {});
       bus = undefined;
