@@ -44,11 +44,12 @@ import { deviceRoutes } from './devices/devices.routes.ts';
 import { eventRoutes } from './devices/events.routes.ts';
 import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
 import { deviceMapRoutes } from './devices/devices-map.routes.ts';
-import { otaRoutes } from './ota/ota.routes.ts';
+import { firmwareModule } from './firmware/firmware.module.ts';
+import { otaModule } from './ota/ota.module.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard, type AppPrincipal } from './end-users/app-session.ts';
 import { endUserRoutes } from './end-users/end-users.routes.ts';
-import { taskRoutes } from './tasks/tasks.routes.ts';
+import { tasksModule } from './tasks/tasks.module.ts';
 import { ticketAttentionSources } from './tickets/attention.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
 import { contentRoutes } from './content/content.routes.ts';
@@ -158,10 +159,11 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('device-events', eventRoutes),
     routesOnly('device-statistics', deviceStatisticsRoutes),
     routesOnly('device-map', deviceMapRoutes),
-    routesOnly('ota', otaRoutes),
+    firmwareModule,
+    otaModule,
     routesOnly('app-version', appVersionRoutes),
     routesOnly('end-users', endUserRoutes),
-    routesOnly('tasks', taskRoutes),
+    tasksModule,
     routesOnly('tickets', ticketRoutes),
     routesOnly('content', contentRoutes),
     // The workplace's attention list: each feature with rows that need staff contributes a source.

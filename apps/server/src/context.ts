@@ -8,7 +8,6 @@ import type { Gateway } from './gateway/gateway.ts';
 import type { Guard, PrincipalReader } from './http/auth.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
-import type { TaskEngine } from './tasks/task-engine.ts';
 import type { InboundListener } from './tickets/inbound-mail.ts';
 
 /** What every feature's routes are given: built once in `buildApp`. */
@@ -33,8 +32,6 @@ export interface AppContext {
   gateway: Gateway;
   /** The server's log, for background work that runs outside a request. */
   log: FastifyBaseLogger;
-  /** Tasks' device side (schedule sync, run ingest); set when the task routes register. */
-  taskEngine?: TaskEngine;
   /** The inbound SMTP listener for mailed ticket answers, while it runs (`INBOUND_SMTP_PORT`). */
   ticketInbound?: InboundListener;
 }

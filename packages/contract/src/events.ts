@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { deviceStates, eventCodeSchema, eventSeverities } from './device-protocol.ts';
 import { campaignStatuses } from './firmware.ts';
-import { runResults } from './tasks.ts';
 import { isStorableText } from './stored-text.ts';
 
 /**
@@ -19,11 +18,11 @@ const sn = text(32);
 const at = z.iso.datetime({ offset: true });
 const id = z.number().int().nonnegative();
 
-/** How a subject is named: a device's SN, a ticket's or campaign's id, an account's id. */
+/** A type's version, what its subject is, what it means, and its payload. */
 export interface EventType<S extends z.ZodType = z.ZodType> {
   version: number;
   /** What the subject of this type is: the order of delivery is kept per subject. */
-  subject: 'device' | 'campaign' | 'ticket' | 'end_user' | 'staff' | 'account';
+  subject: 'device' | 'campaign';
   description: string;
   payload: S;
 }
@@ -42,25 +41,10 @@ export const eventTypes = {
   ),
   'device.event.acknowledged': type('device', 'Staff acknowledged an open device event.', obj({ sn, eventId: id, code: eventCodeSchema, by: text(64) })),
   'device.event.cleared': type('device', 'Staff cleared a device event.', obj({ sn, eventId: id, code: eventCodeSchema, by: text(64) })),
-  'device.registered': type('device', 'An SN was registered (one by one or by import).', obj({ sn, modelId: id })),
-  'device.bound': type('device', 'An app user bound a mower to their account.', obj({ sn, userId: id })),
-  'device.unbound': type('device', 'A mower was unbound from an app user.', obj({ sn, userId: id })),
   'ota.campaign.created': type('campaign', 'An OTA campaign was created and starts rolling out.', obj({ campaignId: id, name: text(128) })),
   'ota.campaign.paused': type('campaign', 'An OTA campaign paused, by staff or by its failure threshold.', obj({ campaignId: id, name: text(128), reason: text(64) })),
   'ota.campaign.resumed': type('campaign', 'A paused OTA campaign resumed.', obj({ campaignId: id, name: text(128) })),
   'ota.campaign.completed': type('campaign', 'An OTA campaign reached an end state.', obj({ campaignId: id, name: text(128), status: z.enum(campaignStatuses) })),
-  'ota.job.failed': type('device', 'One mower of a campaign failed its update.', obj({ sn, campaignId: id, reason: text(64) })),
-  'task.run.started': type('device', 'A mower started a mowing run.', obj({ sn, runId: text(64), at })),
-  'task.run.ended': type('device', 'A mowing run ended.', obj({ sn, runId: text(64), result: z.enum(runResults), at })),
-  'ticket.created': type('ticket', 'An app user filed a ticket.', obj({ ticketId: id, number: id, title: text(200), category: text(32), user: text(128), sn: text(32) })),
-  'ticket.replied': type('ticket', 'A ticket got a public answer, from the customer or from staff.', obj({ ticketId: id, number: id, title: text(200), from: z.enum(['customer', 'staff']), user: text(128), assigneeId: id.nullable() })),
-  'ticket.status_changed': type('ticket', 'A ticket moved to another status.', obj({ ticketId: id, number: id, from: text(32), to: text(32) })),
-  'ticket.sla_breached': type('ticket', 'A ticket passed its first-response or resolution deadline.', obj({ ticketId: id, number: id, deadline: z.enum(['first_response', 'resolution']) })),
-  'end_user.registered': type('end_user', 'An app user account was created.', obj({ userId: id, country: text(2) })),
-  'end_user.deleted': type('end_user', 'An app user account was deleted (after its grace period, or by staff).', obj({ userId: id })),
-  'staff.changed': type('staff', 'A staff account was created, approved, changed, disabled or deleted.', obj({ userId: id, username: text(64), change: z.enum(['created', 'approved', 'updated', 'disabled', 'deleted', 'requested']), by: text(64) })),
-  'security.sign_in_failed': type('account', 'A console sign-in was refused (wrong password, unknown account).', obj({ username: text(64), ip: text(64), reason: text(64) })),
-  'security.locked_out': type('account', 'An account or address was locked out after repeated failures.', obj({ username: text(64), ip: text(64) })),
 } as const satisfies Record<string, EventType>;
 
 export type EventTypeName = keyof typeof eventTypes;

@@ -36,7 +36,7 @@ describe('the event outbox', () => {
     const change = (name: string, fail: boolean) =>
       server.ctx.db.transaction(async (tx) => {
         await tx.update(staffUsers).set({ name }).where(eq(staffUsers.username, 'admin'));
-        await emit(tx, { type: 'staff.changed', subject: 'staff:rollback', payload: { userId: 1, username: 'admin', change: 'updated', by: 'test' } });
+        await emit(tx, { type: 'ota.campaign.paused', subject: 'staff:rollback', payload: { campaignId: 1, name: 'rollback', reason: 'MANUAL' } });
         if (fail) throw new Error('forced failure after the change');
       });
     await expect(change('Rolled Back', true)).rejects.toThrow('forced failure');
@@ -48,8 +48,8 @@ describe('the event outbox', () => {
     const [after] = await server.ctx.db.select().from(staffUsers).where(eq(staffUsers.username, 'admin'));
     expect(after!.name).toBe('Committed');
     const [event] = await eventsOf('staff:rollback');
-    expect(event).toMatchObject({ type: 'staff.changed', version: 1 });
-    expect(eventTypes['staff.changed'].payload.parse(event!.payload)).toEqual(event!.payload);
+    expect(event).toMatchObject({ type: 'ota.campaign.paused', version: 1 });
+    expect(eventTypes['ota.campaign.paused'].payload.parse(event!.payload)).toEqual(event!.payload);
   });
 
   it('refuses a payload the catalogue does not accept, and the change with it', async () => {
@@ -104,17 +104,17 @@ describe('the event outbox', () => {
     let broken = true;
     let flakyGot: DomainEvent | undefined;
     await startDispatcher('node-c', [
-      { name: 'healthy', types: ['ticket.sla_breached'], handle: async (e) => void healthy.push(e) },
+      { name: 'healthy', types: ['ota.campaign.resumed'], handle: async (e) => void healthy.push(e) },
       {
         name: 'flaky',
-        types: ['ticket.sla_breached'],
+        types: ['ota.campaign.resumed'],
         async handle(e) {
           if (broken) throw new Error(`down for the ${++failures}. time`);
           flakyGot = e;
         },
       },
     ]);
-    await server.ctx.db.transaction((tx) => emit(tx, { type: 'ticket.sla_breached', subject: 'ticket:7', payload: { ticketId: 7, number: 100007, deadline: 'first_response' } }));
+    await server.ctx.db.transaction((tx) => emit(tx, { type: 'ota.campaign.resumed', subject: 'campaign:7', payload: { campaignId: 7, name: 'flaky' } }));
     await waitFor(async () => (healthy.length === 1 ? true : undefined), 20_000, 'the healthy subscriber');
     // While the flaky one fails, admins see it failing with its error.
     const token = await server.login();
@@ -140,15 +140,15 @@ describe('the event outbox', () => {
     await server.ctx.db.transaction((tx) =>
       emit(
         tx,
-        ...Array.from({ length: 5 }, (_, i) => ({ type: 'end_user.deleted' as const, subject: `end_user:old-${i}`, payload: { userId: i + 1 } })),
+        ...Array.from({ length: 5 }, (_, i) => ({ type: 'device.disconnected' as const, subject: `old-${i}`, payload: { sn: `OLD-${i}`, at: new Date().toISOString() } })),
       ),
     );
-    await server.ctx.db.execute(sql`update events set created_at = now() - interval '8 days' where subject like 'end_user:old-%'`);
+    await server.ctx.db.execute(sql`update events set created_at = now() - interval '8 days' where subject like 'old-%'`);
     // One of them still pending for a subscriber.
-    const [kept] = await eventsOf('end_user:old-0');
+    const [kept] = await eventsOf('old-0');
     await server.ctx.db.insert(eventDeliveries).values({ subscriber: 'retention-test', eventId: kept!.id, subject: kept!.subject });
     expect(await trimEvents(server.ctx.db, 7, 2)).toBeGreaterThanOrEqual(4);
-    const left = await server.ctx.db.select().from(events).where(sql`${events.subject} like 'end_user:old-%'`);
-    expect(left.map((e) => e.subject)).toEqual(['end_user:old-0']);
+    const left = await server.ctx.db.select().from(events).where(sql`${events.subject} like 'old-%'`);
+    expect(left.map((e) => e.subject)).toEqual(['old-0']);
   });
 });
