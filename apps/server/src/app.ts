@@ -38,7 +38,7 @@ import { gatewayModule } from './gateway/gateway.module.ts';
 import { eventsModule } from './events/events.module.ts';
 import type { FeatureModule } from './module.ts';
 import { createBrokerGuard, deviceAuthRateLimit } from './gateway/device-auth.service.ts';
-import { shellRoutes } from './shell/shell.routes.ts';
+import { shellModule } from './shell/shell.module.ts';
 import { productRoutes } from './product/product.routes.ts';
 import { deviceRoutes } from './devices/devices.routes.ts';
 import { eventRoutes } from './devices/events.routes.ts';
@@ -48,7 +48,7 @@ import { firmwareModule } from './firmware/firmware.module.ts';
 import { otaModule } from './ota/ota.module.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard, type AppPrincipal } from './end-users/app-session.ts';
-import { endUserRoutes } from './end-users/end-users.routes.ts';
+import { endUsersModule } from './end-users/end-users.module.ts';
 import { tasksModule } from './tasks/tasks.module.ts';
 import { ticketAttentionSources } from './tickets/attention.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
@@ -153,7 +153,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('menu', menuRoutes),
     routesOnly('auth', authRoutes),
     gatewayModule,
-    routesOnly('shell', shellRoutes),
+    shellModule,
     routesOnly('product', productRoutes),
     routesOnly('devices', deviceRoutes),
     routesOnly('device-events', eventRoutes),
@@ -162,7 +162,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     firmwareModule,
     otaModule,
     routesOnly('app-version', appVersionRoutes),
-    routesOnly('end-users', endUserRoutes),
+    endUsersModule,
     tasksModule,
     routesOnly('tickets', ticketRoutes),
     routesOnly('content', contentRoutes),

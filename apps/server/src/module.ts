@@ -15,3 +15,28 @@ export interface FeatureModule {
   /** Consumers of the event stream (docs/events.md), delivered at least once on any node. */
   subscribes?: readonly Subscriber[];
 }
+
+/** Jobs a module runs on a timer: started by its `start`, stopped (and awaited) by its `stop`. */
+export function periodic(log: { error(o: object, m: string): void }, jobs: ReadonlyArray<{ what: string; everyMs: number; run: () => Promise<unknown> }>) {
+  const timers: NodeJS.Timeout[] = [];
+  const running = new Set<Promise<unknown>>();
+  return {
+    async start() {
+      for (const job of jobs) {
+        const timer = setInterval(() => {
+          const run = job
+            .run()
+            .catch((err: unknown) => log.error({ err }, `${job.what} failed`))
+            .finally(() => running.delete(run));
+          running.add(run);
+        }, job.everyMs);
+        timer.unref();
+        timers.push(timer);
+      }
+    },
+    async stop() {
+      for (const t of timers.splice(0)) clearInterval(t);
+      await Promise.all([...running]);
+    },
+  };
+}
