@@ -39,6 +39,7 @@ export const eventTypes = {
     'A mower reported a fault or exception that was not already open.',
     obj({ sn, eventId: id, code: eventCodeSchema, severity: z.enum(eventSeverities), message: text(512), at }),
   ),
+  'device.registered': type('device', 'An SN was registered (one by one or by import).', obj({ sn, modelId: id })),
   'device.event.acknowledged': type('device', 'Staff acknowledged an open device event.', obj({ sn, eventId: id, code: eventCodeSchema, by: text(64) })),
   'device.event.cleared': type('device', 'Staff cleared a device event.', obj({ sn, eventId: id, code: eventCodeSchema, by: text(64) })),
   'ota.campaign.created': type('campaign', 'An OTA campaign was created and starts rolling out.', obj({ campaignId: id, name: text(128) })),
