@@ -32,26 +32,29 @@ import { staffRoutes } from './staff/staff.routes.ts';
 import { twoFactorRoutes } from './two-factor/two-factor.routes.ts';
 import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
-import { messagesRoutes } from './messages/messages.routes.ts';
+import { messagesModule } from './messages/messages.module.ts';
 import { menuRoutes } from './menu/menu.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createGateway } from './gateway/gateway.ts';
-import { gatewayRoutes } from './gateway/gateway.routes.ts';
+import { gatewayModule } from './gateway/gateway.module.ts';
+import { eventsModule } from './events/events.module.ts';
+import type { FeatureModule } from './module.ts';
 import { createBrokerGuard, deviceAuthRateLimit } from './gateway/device-auth.service.ts';
-import { shellRoutes } from './shell/shell.routes.ts';
+import { shellModule } from './shell/shell.module.ts';
 import { productRoutes } from './product/product.routes.ts';
 import { deviceRoutes } from './devices/devices.routes.ts';
 import { eventRoutes } from './devices/events.routes.ts';
 import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
 import { deviceMapRoutes } from './devices/devices-map.routes.ts';
-import { otaRoutes } from './ota/ota.routes.ts';
+import { firmwareModule } from './firmware/firmware.module.ts';
+import { otaModule } from './ota/ota.module.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard, type AppPrincipal } from './end-users/app-session.ts';
-import { endUserRoutes } from './end-users/end-users.routes.ts';
-import { taskRoutes } from './tasks/tasks.routes.ts';
+import { endUsersModule } from './end-users/end-users.module.ts';
+import { tasksModule } from './tasks/tasks.module.ts';
 import { ticketAttentionSources } from './tickets/attention.ts';
 import { ticketRoutes } from './tickets/tickets.routes.ts';
-import { OrphanFileSweep } from './stored-files/orphan-sweep.ts';
+import { storedFilesModule } from './stored-files/stored-files.module.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { coreAttentionSources } from './dashboard/attention.ts';
@@ -140,32 +143,50 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
     brokerGuard: createBrokerGuard(config),
     gateway: createGateway(config, database, app.log),
+    log: app.log,
   };
 
-  await app.register(async (scope) => {
-    await healthRoutes(scope, ctx);
-    await staffRoutes(scope, ctx);
-    await twoFactorRoutes(scope, ctx);
-    await systemLogRoutes(scope, ctx);
-    await emailRoutes(scope, ctx);
-    await messagesRoutes(scope, ctx);
-    await menuRoutes(scope, ctx);
-    await authRoutes(scope, ctx);
-    await gatewayRoutes(scope, ctx);
-    await shellRoutes(scope, ctx);
-    await productRoutes(scope, ctx);
-    await deviceRoutes(scope, ctx);
-    await eventRoutes(scope, ctx);
-    await deviceStatisticsRoutes(scope, ctx);
-    await deviceMapRoutes(scope, ctx);
-    await otaRoutes(scope, ctx);
-    await appVersionRoutes(scope, ctx);
-    endUserRoutes(scope, ctx);
-    taskRoutes(scope, ctx);
-    await ticketRoutes(scope, ctx);
-    await contentRoutes(scope, ctx);
+  // Every feature, in start order (they stop in reverse). The event spine starts after them all
+  // and stops before them, finishing its deliveries in flight.
+  const modules: FeatureModule[] = [
+    routesOnly('health', healthRoutes),
+    routesOnly('staff', staffRoutes),
+    routesOnly('two-factor', twoFactorRoutes),
+    routesOnly('system-log', systemLogRoutes),
+    routesOnly('email', emailRoutes),
+    messagesModule,
+    routesOnly('menu', menuRoutes),
+    routesOnly('auth', authRoutes),
+    gatewayModule,
+    shellModule,
+    routesOnly('product', productRoutes),
+    routesOnly('devices', deviceRoutes),
+    routesOnly('device-events', eventRoutes),
+    routesOnly('device-statistics', deviceStatisticsRoutes),
+    routesOnly('device-map', deviceMapRoutes),
+    firmwareModule,
+    otaModule,
+    routesOnly('app-version', appVersionRoutes),
+    endUsersModule,
+    tasksModule,
+    routesOnly('tickets', ticketRoutes),
+    routesOnly('content', contentRoutes),
+    storedFilesModule,
     // The workplace's attention list: each feature with rows that need staff contributes a source.
-    dashboardRoutes(scope, ctx, [...coreAttentionSources, ...ticketAttentionSources]);
+    routesOnly('dashboard', (scope, c) => dashboardRoutes(scope, c, [...coreAttentionSources, ...ticketAttentionSources])),
+  ].map((create) => create(ctx));
+  const spine = eventsModule(ctx, () => modules.flatMap((m) => m.subscribes ?? []));
+  await app.register(async (scope) => {
+    for (const m of [...modules, spine]) await m.routes?.(scope);
+  });
+  app.addHook('onReady', async () => {
+    for (const m of modules) await m.start?.();
+    await spine.start();
+  });
+  // After the HTTP server stopped taking requests and finished those in flight.
+  app.addHook('onClose', async () => {
+    await spine.stop();
+    for (const m of [...modules].reverse()) await m.stop?.();
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {
@@ -180,12 +201,10 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   }
 
   app.addHook('onClose', async () => ctx.mailer.close());
-  // Files a crash left without their row (and cut-off `.part` uploads) go at start and hourly.
-  const orphanFiles = new OrphanFileSweep({ db, dataDir: config.dataDir, minAgeMs: config.orphanFileMinAgeMs, log: app.log });
-  app.addHook('onReady', async () => orphanFiles.start());
-  app.addHook('onClose', async () => orphanFiles.stop());
-  // The broker starts with the server and stops after it, writing every message it accepted.
-  app.addHook('onReady', async () => ctx.gateway.start());
-  app.addHook('onClose', async () => ctx.gateway.stop());
   return { app, ctx };
+}
+
+/** A feature that only serves routes (no background work, no subscriptions). */
+function routesOnly(name: string, routes: (scope: FastifyInstance, ctx: AppContext) => unknown): (ctx: AppContext) => FeatureModule {
+  return (ctx) => ({ name, routes: async (scope) => void (await routes(scope, ctx)) });
 }

@@ -32,6 +32,8 @@ const envSchema = z.object({
   TELEMETRY_BATCH_MAX: z.coerce.number().int().min(1).max(5000).default(500),
   TELEMETRY_WRITERS: z.coerce.number().int().min(1).max(16).default(4),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  EVENT_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   DEVICE_STALE_SECONDS: z.coerce.number().int().min(30).max(86_400).default(180),
   DEVICE_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   // Too short is an error, not a silent "off": the operator meant to turn the endpoints on.
@@ -136,6 +138,10 @@ export interface Config {
   /** Telemetry writers side by side (PostgreSQL; PGlite has one connection, so one writer). */
   telemetryWriters: number;
   telemetryRetentionDays: number;
+  /** Domain events every subscriber has handled are deleted after this (docs/events.md). */
+  eventRetentionDays: number;
+  /** How long a node holds a claimed event delivery: a node that died gives it up after this. */
+  eventLeaseMs: number;
   deviceStaleSeconds: number;
   /** How far a device's `ts` may run ahead of the server's receive time before it is not believed (docs/device-protocol.md). */
   deviceClockSkewMs: number;
@@ -291,6 +297,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
     telemetryWriters: e.TELEMETRY_WRITERS,
     telemetryRetentionDays: e.TELEMETRY_RETENTION_DAYS,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    eventLeaseMs: e.EVENT_LEASE_SECONDS * 1000,
     deviceStaleSeconds: e.DEVICE_STALE_SECONDS,
     deviceClockSkewMs: e.DEVICE_CLOCK_SKEW_SECONDS * 1000,
     deviceAuthSecret: e.DEVICE_AUTH_SECRET,

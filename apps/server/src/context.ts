@@ -1,4 +1,4 @@
-import type { onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, onRequestAsyncHookHandler } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { EndpointDef } from '@mowerline/contract';
 import type { Config } from './config.ts';
@@ -8,7 +8,6 @@ import type { Gateway } from './gateway/gateway.ts';
 import type { Guard, PrincipalReader } from './http/auth.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
-import type { TaskEngine } from './tasks/task-engine.ts';
 import type { InboundListener } from './tickets/inbound-mail.ts';
 
 /** What every feature's routes are given: built once in `buildApp`. */
@@ -31,8 +30,8 @@ export interface AppContext {
   brokerGuard: onRequestAsyncHookHandler;
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
-  /** Tasks' device side (schedule sync, run ingest); set when the task routes register. */
-  taskEngine?: TaskEngine;
+  /** The server's log, for background work that runs outside a request. */
+  log: FastifyBaseLogger;
   /** The inbound SMTP listener for mailed ticket answers, while it runs (`INBOUND_SMTP_PORT`). */
   ticketInbound?: InboundListener;
 }

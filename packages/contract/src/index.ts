@@ -28,3 +28,4 @@ export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './stored-text.ts';
 export * from './json-depth.ts';
+export * from './events.ts';

@@ -1,5 +1,6 @@
-/** Local-storage key of the console version this browser last loaded. */
-export const VERSION_KEY = 'version';
+import { VERSION_KEY } from './version-key.ts';
+
+export { VERSION_KEY };
 
 export type VersionVerdict = 'first-visit' | 'same' | 'changed';
 

@@ -1,6 +1,6 @@
 import { Modal } from '@arco-design/web-react';
 import { t } from '../locale/i18n.ts';
-import { VERSION_KEY } from './version-check.ts';
+import { VERSION_KEY } from './version-key.ts';
 
 /** Spec §5: OK stores the new version and reloads; cancel continues with the loaded one. */
 export function askToReload(version: string, done: (reload: boolean) => void): void {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { ErrorKey, LoginBody, LoginResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/envelope.ts';
@@ -8,8 +8,8 @@ import type { LoginOutcome } from './auth.sql.ts';
 import { solveCaptcha } from './captcha.service.ts';
 import { captchaLevel, lockedMinutes, recordAttempt } from './login-attempts.service.ts';
 import { verifyPassword } from './password.ts';
-import { openSession } from './session.service.ts';
-import { issueTrustToken, trustedUsername } from './trust-token.ts';
+import { trustedUsername } from './trust-token.ts';
+import { completeSignIn } from './complete-sign-in.ts';
 import { hasActiveFactor } from '../two-factor/factors.service.ts';
 import { issueChallenge } from '../two-factor/second-factor.service.ts';
 
@@ -85,31 +85,4 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
   }
   await recordAttempt(ctx, username, ip, 'ok', trusted);
   return completeSignIn(app, ctx, request, user, body.remember ?? false, {});
-}
-
-/** Opens the session of a sign-in that passed every check, and audits it. */
-export async function completeSignIn(
-  app: FastifyInstance,
-  ctx: AppContext,
-  request: FastifyRequest,
-  user: StaffRow,
-  remember: boolean,
-  detail: Record<string, unknown>,
-): Promise<LoginResult> {
-  const session = await openSession(app, ctx, request, user.id, remember);
-  await ctx.db.update(staffUsers).set({ lastLoginAt: new Date() }).where(eq(staffUsers.id, user.id));
-  await ctx.audit(request, {
-    action: 'auth.login',
-    result: 'success',
-    actor: { id: user.id, name: user.username },
-    targetType: 'staff',
-    targetId: user.id,
-    targetName: user.username,
-    detail: { remember, ...detail },
-  });
-  return {
-    access_token: session.accessToken,
-    expires_at: session.expiresAt.toISOString(),
-    security_token: issueTrustToken(app, user.username.toLowerCase()),
-  };
 }

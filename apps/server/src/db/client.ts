@@ -16,6 +16,8 @@ export interface Database {
   /** Changes to sessions and accounts, for the principal caches (access-changes.ts). */
   accessChanges: AccessFeed;
   ping(): Promise<boolean>;
+  /** Calls `onNotify` for each NOTIFY on `channel` (any node's commit); answers how to stop listening. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -48,12 +50,23 @@ export async function openDatabase(opts: {
     await migrateLocked(pool, (client) => migrate(drizzle(client, { schema }), { migrationsFolder }));
     const listener = listenForAccessChanges(opts.url, accessChanges, onError);
     await listener.ready;
+    const { listenOnPostgres } = await import('./notifications.ts');
+    const channels = new Set<{ close(): Promise<void> }>();
     return {
       db: db as unknown as Db,
       kind: 'postgres',
       accessChanges,
       ping: () => ping(db as unknown as Db),
+      async listen(channel, onNotify) {
+        const l = listenOnPostgres(opts.url!, channel, onNotify, onError);
+        channels.add(l);
+        return async () => {
+          channels.delete(l);
+          await l.close();
+        };
+      },
       close: async () => {
+        await Promise.all([...channels].map((l) => l.close()));
         await listener.close();
         await pool.end();
       },
@@ -76,6 +89,13 @@ export async function openDatabase(opts: {
     kind: 'pglite',
     accessChanges,
     ping: () => ping(db as unknown as Db),
+    async listen(channel, onNotify) {
+      let on = true;
+      await client.listen(channel, () => on && onNotify());
+      return async () => {
+        on = false;
+      };
+    },
     close: () => client.close(),
   };
 }

@@ -13,7 +13,10 @@ interface QueryOptions {
   parsers?: Record<number, (value: string, typeId: number) => unknown>;
 }
 
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: { message: string; name: string } & Record<string, unknown> };
+type Reply =
+  | { id: number; ok: true; result: unknown; notification?: undefined }
+  | { id: number; ok: false; error: { message: string; name: string } & Record<string, unknown>; notification?: undefined }
+  | { notification: { channel: string; payload: string } };
 
 /** What drizzle, its migrator and pg-boss use of a PGlite instance, or of one of its transactions. */
 export interface PGliteLike {
@@ -36,6 +39,7 @@ export class PGliteThread implements PGliteLike {
   private failed: Error | undefined;
 
   private readonly watch: ConnectionWatch | undefined;
+  private readonly listeners = new Map<string, Array<(payload: string) => void>>();
 
   private constructor(
     private readonly worker: Worker,
@@ -43,6 +47,10 @@ export class PGliteThread implements PGliteLike {
   ) {
     this.watch = accessChanges && new ConnectionWatch(accessChanges);
     worker.on('message', (m: Reply) => {
+      if (m.notification) {
+        for (const listener of this.listeners.get(m.notification.channel) ?? []) listener(m.notification.payload);
+        return;
+      }
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       if (m.ok) w?.resolve(m.result);
@@ -111,6 +119,17 @@ export class PGliteThread implements PGliteLike {
     } finally {
       watch?.completed(sql);
     }
+  }
+
+  /** LISTEN on the embedded database: `onNotify` hears every NOTIFY on `channel` at its commit. */
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<void> {
+    const known = this.listeners.get(channel);
+    if (known) {
+      known.push(onNotify);
+      return;
+    }
+    this.listeners.set(channel, [onNotify]);
+    await this.call({ op: 'listen', channel });
   }
 
   async close(): Promise<void> {

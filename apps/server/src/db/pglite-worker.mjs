@@ -84,6 +84,10 @@ parentPort.on('message', async (m) => {
       case 'commit':
       case 'rollback':
         return await finish(m.id, m.tx, m.op === 'commit');
+      case 'listen':
+        // Notifications go to the main thread at commit, as a listening connection gets them.
+        await db.listen(m.channel, (payload) => parentPort.postMessage({ notification: { channel: m.channel, payload } }));
+        return reply(m.id, null);
       case 'close':
         await db.close();
         return reply(m.id, null);

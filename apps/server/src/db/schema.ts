@@ -17,3 +17,4 @@ export * from '../tickets/tickets.sql.ts';
 export * from '../content/content.sql.ts';
 export * from '../rate-limit/rate-limit.sql.ts';
 export * from '../gateway/ingest-limits.sql.ts';
+export * from '../events/events.sql.ts';

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { eventCatalogue, type DeviceEvent, type EventCount, type EventListQuery, type Locale } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { emit } from '../events/emit.ts';
 import { pageOffset } from '../db/helpers.ts';
 import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
 import type { Principal } from '../http/auth.ts';
@@ -100,18 +101,23 @@ export async function recentEvents(db: Db, sn: string, locale: Locale, limit = 1
  */
 export async function advanceEvents(db: Db, step: 'ack' | 'clear', ids: number[], who: Principal, comment = '') {
   const now = new Date();
-  const updated =
-    step === 'ack'
-      ? await db
+  const updated = await db.transaction(async (tx) => {
+    const rows =
+      step === 'ack'
+        ? await tx
           .update(deviceEvents)
           .set({ status: 'acknowledged', ackBy: who.id, ackByName: who.username, ackAt: now, ackComment: comment })
           .where(and(inArray(deviceEvents.id, ids), eq(deviceEvents.status, 'active')))
-          .returning({ id: deviceEvents.id })
-      : await db
+          .returning({ id: deviceEvents.id, sn: deviceEvents.sn, code: deviceEvents.code })
+        : await tx
           .update(deviceEvents)
           .set({ status: 'cleared', clearedBy: who.id, clearedByName: who.username, clearedAt: now, clearComment: comment })
           .where(and(inArray(deviceEvents.id, ids), inArray(deviceEvents.status, ['active', 'acknowledged'])))
-          .returning({ id: deviceEvents.id });
+          .returning({ id: deviceEvents.id, sn: deviceEvents.sn, code: deviceEvents.code });
+    const type = step === 'ack' ? ('device.event.acknowledged' as const) : ('device.event.cleared' as const);
+    await emit(tx, ...rows.map((r) => ({ type, subject: r.sn, payload: { sn: r.sn, eventId: r.id, code: r.code, by: who.username } })));
+    return rows;
+  });
   const done = new Set(updated.map((r) => r.id));
   return { updated: ids.filter((id) => done.has(id)), skipped: [...new Set(ids)].filter((id) => !done.has(id)) };
 }

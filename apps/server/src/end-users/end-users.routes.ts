@@ -25,17 +25,16 @@ import {
   disableEndUser,
   enableEndUser,
   endUserDetail,
-  eraseDueAccounts,
   exportEndUsers,
   listEndUsers,
   sendResetToEndUser,
 } from './admin.service.ts';
 import { requireAppMailAllowed } from './app-form-limits.ts';
 import { tellSessionEnded } from './session-reuse.ts';
-import { appUser, pruneSpentRefresh, refreshAppSession, revokeAppSession } from './app-session.ts';
+import { appUser, refreshAppSession, revokeAppSession } from './app-session.ts';
 import { appDevices, bind, requireLink, revoke, share, unbind } from './binding.service.ts';
-import { refreshDeviceGeo, usersByCity, usersByCountry } from './distribution.service.ts';
-import { exportUserLog, listUserLog, pruneUserLog, recentUserLog, trackUserAction, writeUserLog, type UserLogEntry } from './user-log.service.ts';
+import { usersByCity, usersByCountry } from './distribution.service.ts';
+import { exportUserLog, listUserLog, recentUserLog, trackUserAction, writeUserLog, type UserLogEntry } from './user-log.service.ts';
 
 const csvName = (what: string) => `${what}-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}.csv`;
 
@@ -247,15 +246,4 @@ export function endUserRoutes(app: FastifyInstance, ctx: AppContext) {
     byCountry: ({ query }) => usersByCountry(ctx.db, query),
     byCity: ({ query }) => usersByCity(ctx.db, query),
   });
-
-  // Housekeeping: erasures after the grace period, spent refresh tokens that could no longer be used, user-log retention, coding new mower positions.
-  const run = (what: string, work: () => Promise<unknown>) => () => void work().catch((err: unknown) => app.log.error({ err }, `${what} failed`));
-  const timers = [
-    setInterval(run('account erasure', () => eraseDueAccounts(ctx)), 10 * 60_000),
-    setInterval(run('user-log retention', () => pruneUserLog(ctx)), 3_600_000),
-    setInterval(run('spent refresh tokens', () => pruneSpentRefresh(ctx.db, ctx.config.appRefreshTtlMs)), 3_600_000),
-    setInterval(run('device geocoding', () => refreshDeviceGeo(ctx.db)), 60_000),
-  ];
-  for (const t of timers) t.unref();
-  app.addHook('onClose', async () => timers.forEach((t) => clearInterval(t)));
 }

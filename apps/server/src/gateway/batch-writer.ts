@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { emit, outboxInsert } from '../events/emit.ts';
 import { deviceEvents, deviceState, devices, LAST_SEEN_RESOLUTION_S, NEVER_SEEN } from '../devices/devices.sql.ts';
 import type { Counters } from './counters.ts';
 import type { Received, WriteBatch } from './ingest.ts';
-import type { DeviceStatus, EventPayload, Telemetry } from '@mowerline/contract';
+import type { DeviceStatus, EventPayload, EventSeverity, Telemetry } from '@mowerline/contract';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -26,10 +27,11 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 
 /**
  * Writes one ingest batch in one transaction: a multi-row INSERT into the history, a multi-row
- * UPSERT of the latest state, presence changes and events. Messages of unknown or disabled SNs are
+ * UPSERT of the latest state, presence changes and events, with the domain events these changes
+ * cause (docs/events.md) written by the same statements. Messages of unknown or disabled SNs are
  * dropped (the broker should already have refused them).
  */
-export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (events: NewEvent[]) => void, opts: { clockSkewMs: number }): WriteBatch {
+export function createBatchWriter(db: Db, counters: Counters, opts: { clockSkewMs: number }): WriteBatch {
   return async (batch) => {
     const known = await enabledSns(db, [...batch.telemetry, ...batch.statuses, ...batch.events].map((m) => m.sn));
     const keep = <T>(items: Received<T>[]) => items.filter((m) => known.has(m.sn));
@@ -41,17 +43,16 @@ export function createBatchWriter(db: Db, counters: Counters, onNewEvents: (even
 
     // Presence first: each change is ordered by its receive time, and telemetry then only
     // revives a device whose last presence change is older than the telemetry.
-    const created = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await writeStatuses(tx, statuses);
       await writeTelemetry(tx, telemetry, opts.clockSkewMs);
-      return writeEvents(tx, events);
+      await writeEvents(tx, events);
     });
     counters.inc('written.telemetry', telemetry.length);
     const ahead = telemetry.filter((m) => isAhead(m, opts.clockSkewMs)).length;
     if (ahead > 0) counters.inc('clock.ahead', ahead);
     counters.inc('written.status', statuses.length);
     counters.inc('written.events', events.length);
-    if (created.length > 0) onNewEvents(created);
   };
 }
 
@@ -120,6 +121,12 @@ function unnestTelemetry(items: Received<Telemetry>[], clockSkewMs: number) {
     as u(sn, at_ms, received_ms, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ms, ord)`;
 }
 
+/** A timestamptz as the catalogue's ISO time, in SQL. */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The presence and state of the batch's devices as the statement found them (its snapshot). */
+const PRESENCE_BEFORE = sql.raw(`before as (select s.sn, s.online, s.state from device_state s where s.sn in (select sn from u))`);
+
 /**
  * History rows and the latest state of each device in one statement per chunk: the rows are
  * serialized and sent once, not once for each table. The state takes each device's last message
@@ -130,7 +137,7 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], clockSkewMs:
   // Telemetry received after the last presence change is proof of life (docs/device-protocol.md).
   const live = sql.raw(`(device_state.online_changed_at is null or device_state.online_changed_at < excluded.last_seen_at)`);
   for (const part of chunks(items)) {
-    await tx.execute(sql`with u as (
+    const changed = sql`u as (
         select u.sn, to_timestamp(u.at_ms / 1000) as at, to_timestamp(u.received_ms / 1000) as received_at, u.state, u.activity, u.error_code, u.battery,
           u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware, to_timestamp(u.device_ms / 1000) as device_ts, u.ord
         from ${unnestTelemetry(part, clockSkewMs)}
@@ -138,7 +145,7 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], clockSkewMs:
         insert into telemetry_history (sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts)
         select sn, at, received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware, device_ts from u
         on conflict do nothing
-      )
+      ), ${PRESENCE_BEFORE}, st as (
       insert into device_state (sn, online, online_changed_at, last_seen_at, telemetry_at, telemetry_received_at, state, activity, error_code, battery, lat, lng, heading, blade_rpm, rssi, firmware)
       select distinct on (u.sn) u.sn, true, u.received_at, u.received_at, u.at, u.received_at, u.state, u.activity, u.error_code, u.battery, u.lat, u.lng, u.heading, u.blade_rpm, u.rssi, u.firmware
       from u order by u.sn, u.ord desc
@@ -155,7 +162,20 @@ async function writeTelemetry(tx: Tx, items: Received<Telemetry>[], clockSkewMs:
         battery = excluded.battery, lat = excluded.lat, lng = excluded.lng, heading = excluded.heading, blade_rpm = excluded.blade_rpm,
         rssi = excluded.rssi, firmware = excluded.firmware
       -- Receive order, not device time: a device clock that jumped ahead must not freeze the state.
-      where device_state.telemetry_received_at is null or device_state.telemetry_received_at <= excluded.telemetry_received_at`);
+      where device_state.telemetry_received_at is null or device_state.telemetry_received_at <= excluded.telemetry_received_at
+      returning sn, online, state, telemetry_received_at as at
+      )`;
+    // Its consequences as events, from the rows this statement changed: revived, or a new state.
+    await tx.execute(
+      outboxInsert(
+        sql.raw(`select 'device.connected' as type, 1 as version, st.sn as subject, jsonb_build_object('sn', st.sn, 'at', ${iso('st.at')}) as payload, 1 as ord
+          from st left join before b on b.sn = st.sn where st.online and not coalesce(b.online, false)
+          union all
+          select 'device.state_changed', 1, st.sn, jsonb_build_object('sn', st.sn, 'from', b.state, 'to', st.state, 'at', ${iso('st.at')}), 2
+          from st left join before b on b.sn = st.sn where b.state is distinct from st.state`),
+        changed,
+      ),
+    );
   }
 }
 
@@ -177,7 +197,7 @@ async function writeStatuses(tx: Tx, items: Received<DeviceStatus>[]) {
     and (excluded.online or ${deviceState.connId} = '' or ${deviceState.connId} = excluded.conn_id))`;
   for (const round of rounds) {
     for (const part of chunks(round)) {
-      await tx
+      const upsert = tx
         .insert(deviceState)
         .values(
           part.map(({ sn, receivedAt, body }) => ({
@@ -198,7 +218,18 @@ async function writeStatuses(tx: Tx, items: Received<DeviceStatus>[]) {
           },
           // Otherwise an `online` that arrived after telemetry revived the device still names its connection.
           setWhere: sql`${applies} or (excluded.online and ${deviceState.connId} = '')`,
-        });
+        })
+        .returning({ sn: deviceState.sn, online: deviceState.online, onlineChangedAt: deviceState.onlineChangedAt });
+      // The presence changes as events, in the upsert's own statement.
+      const sns = sql.param(part.map((m) => m.sn));
+      await tx.execute(
+        outboxInsert(
+          sql.raw(`select case when st.online then 'device.connected' else 'device.disconnected' end as type, 1 as version, st.sn as subject,
+            jsonb_build_object('sn', st.sn, 'at', ${iso('st.online_changed_at')}) as payload, 1 as ord
+            from st left join before b on b.sn = st.sn where st.online <> coalesce(b.online, false)`),
+          sql`before as (select s.sn, s.online from device_state s where s.sn = any(${sns}::text[])), st as (${upsert.getSQL()})`,
+        ),
+      );
     }
   }
 }
@@ -258,6 +289,15 @@ async function writeEvents(tx: Tx, items: Received<EventPayload>[]): Promise<New
       });
     for (const r of result) if (r.inserted) created.push(r);
   }
+  // Only an event that was not already open is news; a repeat folds silently.
+  await emit(
+    tx,
+    ...created.map((e) => ({
+      type: 'device.event.raised' as const,
+      subject: e.sn,
+      payload: { sn: e.sn, eventId: e.id, code: e.code, severity: e.severity as EventSeverity, message: e.message, at: e.lastAt.toISOString() },
+    })),
+  );
   return created;
 }
 

@@ -6,8 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { deviceState } from '../devices/devices.sql.ts';
-import { notifyDeviceEvents } from '../messages/device-event-notify.ts';
-import { createBatchWriter, type NewEvent } from './batch-writer.ts';
+import { createBatchWriter } from './batch-writer.ts';
 import { MqttBus, type Bus, type MessageHandler } from './bus.ts';
 import { CommandChannel } from './commands.ts';
 import { Counters } from './counters.ts';
@@ -66,6 +65,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
   let broker: EmbeddedBroker | undefined;
   let bus: Bus | undefined;
   let maintenance: { stop(): Promise<void> } | undefined;
+  // Flagging work in flight, awaited on stop.
   const notifying = new Set<Promise<void>>();
   const track = (p: Promise<unknown>) => {
     const done: Promise<void> = p.then(() => undefined).finally(() => notifying.delete(done));
@@ -89,15 +89,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
   // The embedded broker authenticates on the node that ingests: the model's limits are then known before the first message.
   const credentials = new DeviceCredentials(db, (sn, overrides) => limits.prime(sn, overrides));
 
-  // Each staff member hears about the severities and codes they chose; bursts fold per minute.
-  const notifyEvents = (events: NewEvent[]) => {
-    const sent = notifyDeviceEvents(db, events)
-      .catch((err: unknown) => log.warn({ err }, 'could not notify new exception events'))
-      .finally(() => notifying.delete(sent));
-    notifying.add(sent);
-  };
-
-  const ingest = new Ingest(createBatchWriter(db, counters, notifyEvents, { clockSkewMs: config.deviceClockSkewMs }), counters, {
+  const ingest = new Ingest(createBatchWriter(db, counters, { clockSkewMs: config.deviceClockSkewMs }), counters, {
     flushMs: config.telemetryFlushMs,
     batchMax: config.telemetryBatchMax,
     writers: database.kind === 'postgres' ? config.telemetryWriters : 1,
@@ -175,8 +167,8 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
       }
       await ingest.stop();
       await limits.stop();
-      if (bus instanceof MqttBus && (counters.snapshot()['unacknowledged.abandoned'] ?? 0) > 0) bus.keepSessionForRedelivery();
       await Promise.all([...notifying]);
+      if (bus instanceof MqttBus && (counters.snapshot()['unacknowledged.abandoned'] ?? 0) > 0) bus.keepSessionForRedelivery();
       commands.rejectAll();
       await bus?.end().catch(() => {});
       bus = undefined;

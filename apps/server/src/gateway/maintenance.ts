@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { outboxInsert } from '../events/emit.ts';
 
 /** Samples the online count: one row per minute however many nodes sample (the latest sample wins). */
 export async function sampleOnline(db: Db, at = new Date()): Promise<void> {
@@ -18,15 +19,26 @@ export async function sampleOnline(db: Db, at = new Date()): Promise<void> {
 export async function sweepStale(db: Db, staleSeconds: number): Promise<number> {
   const cutoff = sql`now() - make_interval(secs => ${staleSeconds})`;
   // The indexed last_seen_at (at most LAST_SEEN_RESOLUTION_S behind) finds the candidates; the exact time decides.
-  const result = await db.execute(sql`
-    update device_state set online = false, online_changed_at = now()
-    where online and last_seen_at < ${cutoff} and greatest(last_seen_at, telemetry_received_at) < ${cutoff}`);
-  return rowCount(result);
+  const result = await db.execute(
+    wentOffline(sql`update device_state set online = false, online_changed_at = now()
+      where online and last_seen_at < ${cutoff} and greatest(last_seen_at, telemetry_received_at) < ${cutoff}
+      returning sn, online_changed_at as at`),
+  );
+  return (result as unknown as { rows: Array<{ emitted: number }> }).rows[0]?.emitted ?? 0;
+}
+
+/** An update that set devices offline (returning sn, at), with a `device.disconnected` event for each in the same statement. */
+function wentOffline(update: ReturnType<typeof sql>) {
+  return outboxInsert(
+    sql.raw(`select 'device.disconnected' as type, 1 as version, sn as subject,
+      jsonb_build_object('sn', sn, 'at', to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) as payload, 1 as ord from off`),
+    sql`off as (${update})`,
+  );
 }
 
 /** The embedded broker starts empty: nobody is connected, whatever the database remembers. */
 export async function markAllOffline(db: Db): Promise<void> {
-  await db.execute(sql`update device_state set online = false, online_changed_at = now() where online`);
+  await db.execute(wentOffline(sql`update device_state set online = false, online_changed_at = now() where online returning sn, online_changed_at as at`));
 }
 
 /** Deletes history older than the retention, in chunks so no statement holds locks for long. */

@@ -10,6 +10,7 @@ import {
   type Page,
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { emit, type NewDomainEvent } from '../events/emit.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
 import { deviceState, devices, ownerIs } from '../devices/devices.sql.ts';
 import { getArtifact } from '../firmware/artifact.service.ts';
@@ -168,6 +169,7 @@ export async function createCampaign(db: Db, body: CampaignCreateBody, who: Prin
     if (total === 0) throw new AppError('CAMPAIGN_NO_TARGETS');
     await tx.update(otaCampaigns).set({ total }).where(eq(otaCampaigns.id, id));
     await supersedeOlder(tx as unknown as Db, id, artifact);
+    await emit(tx, { type: 'ota.campaign.created', subject: `campaign:${id}`, payload: { campaignId: id, name: body.name } });
     return id;
   });
 }
@@ -260,6 +262,20 @@ const to: Record<CampaignAction, Campaign['status']> = { pause: 'paused', resume
 export async function changeCampaign(db: Db, id: number, action: CampaignAction): Promise<{ before: Campaign; after: Campaign }> {
   const before = await getCampaign(db, id);
   if (!from[action].includes(before.status)) throw new AppError('CAMPAIGN_STATE', { status: before.status, action });
+  await db.transaction(async (tx) => {
+    await changeStatus(tx as unknown as Db, before, action);
+    if (action !== 'cancel') {
+      const type = action === 'pause' ? ('ota.campaign.paused' as const) : ('ota.campaign.resumed' as const);
+      const payload = { campaignId: id, name: before.name, ...(action === 'pause' ? { reason: 'MANUAL' } : {}) };
+      await emit(tx, { type, subject: `campaign:${id}`, payload } as NewDomainEvent);
+    }
+  });
+  return { before, after: await getCampaign(db, id) };
+}
+
+/** The status step of `changeCampaign`, inside its transaction. */
+async function changeStatus(db: Db, before: Campaign, action: CampaignAction): Promise<void> {
+  const id = before.id;
   const changed = await db
     .update(otaCampaigns)
     .set({
@@ -280,5 +296,4 @@ export async function changeCampaign(db: Db, id: number, action: CampaignAction)
     .returning({ id: otaCampaigns.id });
   if (changed.length === 0) throw new AppError('CONFLICT');
   if (action === 'cancel') await cancelQueued(db, id, 'CAMPAIGN_CANCELLED');
-  return { before, after: await getCampaign(db, id) };
 }

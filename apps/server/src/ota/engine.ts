@@ -22,6 +22,7 @@ import type { UrlSigner } from '../firmware/signing.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { CommandError } from '../gateway/commands.ts';
 import { createNotifier, type Notifier } from '../messages/notify.ts';
+import { emit } from '../events/emit.ts';
 import { productModels } from '../product/product.sql.ts';
 import { createBoss } from './boss.ts';
 import { advance, campaignOfKey, claim, countStates, expireTimedOut, failByKey, reconcileFromTelemetry, rowsOf, settleQueued, unclaim } from './job-steps.ts';
@@ -119,11 +120,17 @@ export class OtaEngine {
     const failed = (counts.FAILED ?? 0) - campaign.abortBaseFailed;
     const finished = (counts.FAILED ?? 0) + (counts.SUCCESS ?? 0) - campaign.abortBaseFinished;
     if (failed > 0 && finished >= campaign.abortMinFinished && failed * 100 >= campaign.abortFailurePercent * finished) {
-      const paused = await db
-        .update(otaCampaigns)
-        .set({ status: 'paused', pauseReason: 'ABORT_THRESHOLD' })
-        .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')))
-        .returning({ id: otaCampaigns.id });
+      const paused = await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(otaCampaigns)
+          .set({ status: 'paused', pauseReason: 'ABORT_THRESHOLD' })
+          .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')))
+          .returning({ id: otaCampaigns.id });
+        if (rows.length > 0) {
+          await emit(tx, { type: 'ota.campaign.paused', subject: `campaign:${campaign.id}`, payload: { campaignId: campaign.id, name: campaign.name, reason: 'ABORT_THRESHOLD' } });
+        }
+        return rows;
+      });
       if (paused.length > 0) {
         this.deps.log.warn({ campaignId, failed, finished }, 'OTA campaign paused: failure threshold reached');
         const params = { id: String(campaign.id), name: campaign.name, failed: String(failed), finished: String(finished) };
@@ -134,10 +141,17 @@ export class OtaEngine {
     const open = (counts.QUEUED ?? 0) + (counts.SENT ?? 0) + (counts.DOWNLOADING ?? 0) + (counts.DOWNLOADED ?? 0) + (counts.VERIFIED ?? 0) + (counts.INSTALLING ?? 0);
     if (open === 0) {
       // Every job ended: the state says how it ended, and the last phase is where it stands.
-      await db
-        .update(otaCampaigns)
-        .set({ status: endState(counts), finishedAt: new Date(), phaseIndex: campaign.phases.length - 1, waitReason: '', waitUntil: null })
-        .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')));
+      const status = endState(counts);
+      await db.transaction(async (tx) => {
+        const ended = await tx
+          .update(otaCampaigns)
+          .set({ status, finishedAt: new Date(), phaseIndex: campaign.phases.length - 1, waitReason: '', waitUntil: null })
+          .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')))
+          .returning({ id: otaCampaigns.id });
+        if (ended.length > 0) {
+          await emit(tx, { type: 'ota.campaign.completed', subject: `campaign:${campaign.id}`, payload: { campaignId: campaign.id, name: campaign.name, status } });
+        }
+      });
       return false;
     }
 

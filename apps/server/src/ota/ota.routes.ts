@@ -3,25 +3,12 @@ import { otaApi, type CampaignAction } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { principal } from '../http/auth.ts';
 import { serve, type HandlerInput } from '../http/endpoints.ts';
-import { firmwareRoutes } from '../firmware/firmware.routes.ts';
-import { createSigner, createUrlSigner } from '../firmware/signing.ts';
 import { changeCampaign, createCampaign, getCampaign, listCampaigns, previewCampaign } from './campaign.service.ts';
-import { OtaEngine } from './engine.ts';
+import type { OtaEngine } from './engine.ts';
 import { deviceUpgradeHistory, exportUpgradeLog, listUpgradeLog } from './upgrade-log.service.ts';
 
-/**
- * OTA: artifacts (firmware, voice packs), campaigns run by the engine, the upgrade log. The engine
- * starts after the device gateway (it listens on device topics) and stops before it.
- */
-export async function otaRoutes(app: FastifyInstance, ctx: AppContext) {
-  const signer = createSigner(ctx.config);
-  const urls = createUrlSigner(ctx.config);
-  const engine = new OtaEngine({ database: ctx.database, db: ctx.db, gateway: ctx.gateway, config: ctx.config, urls, log: app.log });
-  app.addHook('onReady', async () => engine.start());
-  app.addHook('preClose', async () => engine.stop());
-
-  await firmwareRoutes(app, ctx, signer, urls);
-
+/** OTA: campaigns run by the engine (nudged when one is created or resumed), the upgrade log. */
+export function otaRoutes(app: FastifyInstance, ctx: AppContext, engine: OtaEngine) {
   /** pause / resume / cancel: the same call, audited under its own action. */
   const change =
     (action: CampaignAction) =>

@@ -12,6 +12,7 @@ import type {
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation, pageOffset, prefixPattern } from '../db/helpers.ts';
 import { countMatches } from '../devices/count.ts';
+import { emit } from '../events/emit.ts';
 import { deviceState, devices, ownerIs } from '../devices/devices.sql.ts';
 import { generateSecret, hashSecret } from '../gateway/device-credentials.ts';
 import { issuePairingCodes } from '../end-users/binding.service.ts';
@@ -139,6 +140,7 @@ export async function insertDevices(db: Db, rows: Array<ImportRow & { secret: st
         part.map((r) => ({ sn: r.sn, modelId: r.modelId, region: r.region, owner: r.owner, remark: r.remark, ...hashSecret(r.secret) })),
       );
       await tx.insert(deviceState).values(part.map((r) => ({ sn: r.sn })));
+      await emit(tx, ...part.map((r) => ({ type: 'device.registered' as const, subject: r.sn, payload: { sn: r.sn, modelId: r.modelId } })));
     }
     return issuePairingCodes(tx, rows.map((r) => r.sn));
   });

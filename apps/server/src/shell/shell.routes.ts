@@ -4,18 +4,13 @@ import type { AppContext } from '../context.ts';
 import { serve } from '../http/endpoints.ts';
 import { AppError } from '../http/envelope.ts';
 import { ShellRelay } from './relay.ts';
-import { closeSession, getSessionRow, listSessions, NODE_LOST_MS, pruneRecordings, recordingPage, toShellSession } from './shell.service.ts';
+import { closeSession, getSessionRow, listSessions, NODE_LOST_MS, recordingPage, toShellSession } from './shell.service.ts';
 import { shellControlTopic } from './shell-topics.ts';
 
 /** Remote shell: the browser's socket, session history, playback and termination (admin only). */
 export async function shellRoutes(app: FastifyInstance, ctx: AppContext) {
   const relay = new ShellRelay(app, ctx);
   app.addHook('preClose', async () => relay.shutdown());
-  const retention = setInterval(() => {
-    pruneRecordings(ctx.db, ctx.config.shellRecordRetentionDays).catch((err: unknown) => app.log.warn({ err }, 'shell recording retention failed'));
-  }, 3_600_000);
-  retention.unref();
-  app.addHook('onClose', async () => clearInterval(retention));
 
   serve(app, ctx, shellApi, {
     // Authenticated by the first message (the role check happens there, on the server).

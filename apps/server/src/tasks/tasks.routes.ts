@@ -12,7 +12,7 @@ import { AppError } from '../http/envelope.ts';
 import { deviceZones, exportRuns, listRuns, recentRuns, runDetail, taskFaults } from './runs.service.ts';
 import { createSchedule, deleteSchedule, deviceSchedules, getSchedule, listSchedules, setScheduleEnabled, updateSchedule, type Editor } from './schedules.service.ts';
 import { taskDailyReport, taskOverview } from './statistics.service.ts';
-import { TaskEngine } from './task-engine.ts';
+import type { TaskEngine } from './task-engine.ts';
 
 const COMMAND_TIMEOUT_MS = 10_000;
 const controlCommand: Record<TaskControlAction, string> = {
@@ -27,12 +27,7 @@ const controlCommand: Record<TaskControlAction, string> = {
  * Mowing tasks: schedules (staff and app), runs, zones, task faults and the `task-*` statistics.
  * The engine consumes the mowers' run, zone and ack reports and keeps schedules in sync.
  */
-export function taskRoutes(app: FastifyInstance, ctx: AppContext) {
-  const engine = new TaskEngine({ db: ctx.db, gateway: ctx.gateway, log: app.log, flushMs: ctx.config.telemetryFlushMs });
-  ctx.taskEngine = engine;
-  app.addHook('onReady', async () => engine.start());
-  app.addHook('preClose', async () => engine.stop());
-
+export function taskRoutes(app: FastifyInstance, ctx: AppContext, engine: TaskEngine) {
   const staffEditor = (request: FastifyRequest): Editor => ({ kind: 'staff', name: request.principal?.username ?? '' });
   const appEditor = (request: FastifyRequest): Editor => ({ kind: 'app', name: appUser(request).email });
   const resend = (sn: string) => {

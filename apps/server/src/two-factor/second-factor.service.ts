@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { LoginResult, SecondFactorBody, SecondFactorChallenge } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
-import { completeSignIn } from '../auth/login.service.ts';
+import { completeSignIn } from '../auth/complete-sign-in.ts';
 import { lockedMinutes, recordAttempt } from '../auth/login-attempts.service.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';

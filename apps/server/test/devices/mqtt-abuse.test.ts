@@ -110,7 +110,7 @@ describe('MQTT abuse', () => {
     const bad: Received<EventPayload> = { sn: a, receivedAt, body: { ...(event('raw-nul-0001') as EventPayload), message: 'a\u0000b' } };
     const counters = new Counters();
     const warnings: object[] = [];
-    const write = createBatchWriter(server.ctx.db, counters, () => {}, { clockSkewMs: 300_000 });
+    const write = createBatchWriter(server.ctx.db, counters, { clockSkewMs: 300_000 });
     const left = await writeSplitting(write, { statuses: [], telemetry, events: [good('good-0001', b), bad, good('good-0002', a)] }, counters, {
       warn: (o) => warnings.push(o),
     });

@@ -1,4 +1,5 @@
 import { endpointTable } from '../endpoint.ts';
+import { eventDeliveryApi } from './events.ts';
 import { productApi } from './product.ts';
 import { deviceEventsApi, deviceMapApi, devicesApi, statisticsApi } from './devices.ts';
 import { shellApi } from './shell.ts';
@@ -32,6 +33,7 @@ export { appTicketApi, ticketApi };
 import { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi } from './content.ts';
 
 export { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi };
+export { eventDeliveryApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -71,6 +73,7 @@ export const api = {
   contentFile: contentFileApi,
   appContent: appContentApi,
   dashboardStatistics: dashboardStatisticsApi,
+  eventDelivery: eventDeliveryApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */
