@@ -131,7 +131,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
         parsed.username = '';
         parsed.password = '';
         // With acknowledge-after-write the session must be found again after a crash: a stable id.
-        const clientId = config.mqttClientId ?? (config.deviceAckAfterWrite ? stableClientId(config.mqttShareGroup) : `mowerline-server-${nodeId}`);
+        const clientId = config.mqttClientId ?? (config.deviceAckAfterWrite ? stableClientId(config.port, config.mqttShareGroup) : `mowerline-server-${nodeId}`);
         bus = await connectBus({
           url: parsed.toString(),
           username,
@@ -221,10 +221,14 @@ async function connectBus(opts: Parameters<typeof MqttBus.connect>[0]): Promise<
   }
 }
 
-/** One node per host and share group by default; set MQTT_CLIENT_ID to run several on one host. */
-function stableClientId(shareGroup: string): string {
+/**
+ * The same across a restart of a node (its persistent session holds what it had not acknowledged),
+ * different between nodes: two nodes on one host listen on different ports. Two nodes sharing a
+ * client id would take the broker session from each other; MQTT_CLIENT_ID overrides it.
+ */
+function stableClientId(port: number, shareGroup: string): string {
   const host = hostname().replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
-  return `mowerline-server-${host}-${shareGroup}`;
+  return `mowerline-server-${host}-${port}-${shareGroup}`;
 }
 
 function stripCredentials(url: string): string {

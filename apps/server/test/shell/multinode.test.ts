@@ -16,8 +16,9 @@ describe.runIf(EXTERNAL_MQTT)('remote shell across server nodes', () => {
 
   beforeAll(async () => {
     const group = `shell-${randomBytes(4).toString('hex')}`;
-    a = await startDeviceServer({ config: { mqttShareGroup: group } });
-    b = await startDeviceServer({ database: a.database, keepDatabase: true, config: { mqttShareGroup: group } });
+    // Two nodes in one process share a host and a configured port: each needs its own broker session.
+    a = await startDeviceServer({ config: { mqttShareGroup: group, mqttClientId: `${group}-a` } });
+    b = await startDeviceServer({ database: a.database, keepDatabase: true, config: { mqttShareGroup: group, mqttClientId: `${group}-b` } });
   });
   afterAll(async () => {
     await b?.close();
