@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,56 +10,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deviceTopic, deviceTopics, type GatewayStats } from '@mowerline/contract';
 import { openDatabase } from '../../src/db/client.ts';
 import { EXTERNAL_MQTT, telemetryPayload, waitFor } from './fixtures.ts';
+import { callJson, startServerProcess } from '../server-process.ts';
 
-const serverDir = path.resolve(import.meta.dirname, '../..');
 const password = 'K1ll#Nine-Mower';
 const DEVICES = 20;
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  mqttUrl: string;
-  output: () => string;
-}
 
 /**
  * kill -9 of the server while devices publish: what the broker acknowledged against what is stored.
  * The database is PostgreSQL when TEST_DATABASE_URL is set (a fresh database), else PGlite in a
  * data dir; the broker is the embedded one, or Mosquitto when TEST_MQTT_URL is set.
  */
-function startProcess(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', FLEET_SIZE: '0', ADMIN_PASSWORD: password, REQUIRE_2FA_ROLES: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const http = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      const gateway = /"mqttPort":(\d+|null)[^\n]*device gateway started/.exec(output);
-      if (http && gateway) {
-        child.stdout!.off('data', onData);
-        child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-200_000)));
-        resolve({ child, url: http[1]!, mqttUrl: env.MQTT_URL || `mqtt://127.0.0.1:${gateway[1]}`, output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
-  });
-}
-
-async function call<T>(url: string, method: string, body?: unknown, token?: string): Promise<{ code: number; data: T }> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; data: T };
-}
-
 const setUp = `${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${EXTERNAL_MQTT ? 'Mosquitto' : 'embedded broker'}`;
 
 /** Telemetry rows of these devices in the database: `sn:ts` of each, and the row count. */
@@ -120,16 +80,16 @@ describe.each([false, true])(`kill -9 mid-ingest (${setUp}), acknowledge after w
       DEVICE_TELEMETRY_RATE: '10000',
       DEVICE_TELEMETRY_BURST: '100000',
     };
-    const first = await startProcess(env);
+    const first = await startServerProcess(env, password);
     children.push(first.child);
-    const token = (await call<{ access_token: string }>(`${first.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
-    const written = async () => (await call<GatewayStats>(`${first.url}/api/admin/device/gateway-stats`, 'GET', undefined, token)).data.counters['written.telemetry'] ?? 0;
-    const model = await call<{ id: number }>(`${first.url}/api/admin/product/model`, 'POST', { code: `K${randomBytes(3).toString('hex').toUpperCase()}`, name: 'Kill' }, token);
+    const token = (await callJson<{ access_token: string }>(`${first.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
+    const written = async () => (await callJson<GatewayStats>(`${first.url}/api/admin/device/gateway-stats`, 'GET', undefined, token)).data.counters['written.telemetry'] ?? 0;
+    const model = await callJson<{ id: number }>(`${first.url}/api/admin/product/model`, 'POST', { code: `K${randomBytes(3).toString('hex').toUpperCase()}`, name: 'Kill' }, token);
     const prefix = `K${randomBytes(3).toString('hex').toUpperCase()}`;
     const devices: Array<{ sn: string; secret: string; client?: MqttClient }> = [];
     for (let i = 0; i < DEVICES; i++) {
       const sn = `${prefix}${String(i).padStart(4, '0')}`;
-      const res = await call<{ secret: string }>(`${first.url}/api/admin/product/sn`, 'POST', { sn, modelId: model.data.id }, token);
+      const res = await callJson<{ secret: string }>(`${first.url}/api/admin/product/sn`, 'POST', { sn, modelId: model.data.id }, token);
       expect(res.code).toBe(0);
       devices.push({ sn, secret: res.data.secret });
     }
@@ -175,7 +135,7 @@ describe.each([false, true])(`kill -9 mid-ingest (${setUp}), acknowledge after w
       }
     });
     await waitFor(async () => (await written()) >= phase1.size + 1000, 60_000, 'ingest under way');
-    const atKill = (await call<GatewayStats>(`${first.url}/api/admin/device/gateway-stats`, 'GET', undefined, token)).data;
+    const atKill = (await callJson<GatewayStats>(`${first.url}/api/admin/device/gateway-stats`, 'GET', undefined, token)).data;
     const ackedAtKill = acked.size;
     first.child.kill('SIGKILL');
     await new Promise((resolve) => (first.child.exitCode !== null || first.child.signalCode !== null ? resolve(null) : first.child.once('exit', resolve)));
@@ -186,11 +146,11 @@ describe.each([false, true])(`kill -9 mid-ingest (${setUp}), acknowledge after w
     // What is stored, read straight from the database: at once, and (acknowledge-after-write) again
     // once the restarted server has written what the broker sent it again.
     const atOnce = await storedRows(databaseUrl, dataDir, prefix);
-    const second = await startProcess(env);
+    const second = await startServerProcess(env, password);
     children.push(second.child);
     try {
-      const token2 = (await call<{ access_token: string }>(`${second.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
-      const stats2 = async () => (await call<GatewayStats>(`${second.url}/api/admin/device/gateway-stats`, 'GET', undefined, token2)).data;
+      const token2 = (await callJson<{ access_token: string }>(`${second.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
+      const stats2 = async () => (await callJson<GatewayStats>(`${second.url}/api/admin/device/gateway-stats`, 'GET', undefined, token2)).data;
       // Settled: nothing waiting and nothing more written for two seconds.
       let last = -1;
       let quiet = 0;
@@ -230,7 +190,7 @@ describe.each([false, true])(`kill -9 mid-ingest (${setUp}), acknowledge after w
       const client = await mqtt.connectAsync(second.mqttUrl, { clientId: d.sn, username: d.sn, password: d.secret, reconnectPeriod: 0 });
       await client.publishAsync(deviceTopic(d.sn, deviceTopics.telemetry), JSON.stringify(telemetryPayload({ battery: 77 })), { qos: 1 });
       const shown = await waitFor(async () => {
-        const detail = await call<{ battery: number | null }>(`${second.url}/api/admin/device/${d.sn}`, 'GET', undefined, token2);
+        const detail = await callJson<{ battery: number | null }>(`${second.url}/api/admin/device/${d.sn}`, 'GET', undefined, token2);
         return detail.data.battery === 77 ? detail.data : undefined;
       }, 30_000, 'telemetry after the restart');
       expect(shown.battery).toBe(77);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,50 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AppTicketDetail } from '@mowerline/contract';
 import { waitFor } from '../devices/fixtures.ts';
 import { storedFiles } from '../tickets/fixtures.ts';
+import { callJson, startServerProcess } from '../server-process.ts';
 
-const serverDir = path.resolve(import.meta.dirname, '../..');
 const password = 'K1ll#Upload-Mower';
 const appPassword = 'Mow3r#Garden8';
 const MB = 1024 * 1024;
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** The real composition root as its own process (PostgreSQL when TEST_DATABASE_URL is set, else PGlite in the data dir). */
-function startProcess(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', MQTT_URL: '', FLEET_SIZE: '0', ADMIN_PASSWORD: password, REQUIRE_2FA_ROLES: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        child.stdout!.off('data', onData);
-        child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-        resolve({ child, url: match[1]!, output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
-  });
-}
-
-async function call<T>(url: string, method: string, body?: unknown, token?: string): Promise<{ code: number; data: T }> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { code: number; data: T };
-}
 
 /** Plain text attachments (the type is sniffed: printable ASCII is text/plain). */
 const textFile = (bytes: number) => Buffer.from(randomBytes(bytes / 2).toString('hex'));
@@ -86,17 +47,17 @@ describe(`kill -9 mid-upload (${setUp})`, () => {
       u.pathname = `/${dbName}`;
       databaseUrl = u.toString();
     }
-    const first = await startProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+    const first = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }, password);
     children.push(first.child);
-    const admin = (await call<{ access_token: string }>(`${first.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
+    const admin = (await callJson<{ access_token: string }>(`${first.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
     const email = `kill.${randomBytes(4).toString('hex')}@example.test`;
-    const registered = await call(`${first.url}/api/app/v1/user/register`, 'POST', { email, password: appPassword, name: 'Ann', country: 'DE', locale: 'en-US', timeZone: 'Europe/Berlin' });
+    const registered = await callJson(`${first.url}/api/app/v1/user/register`, 'POST', { email, password: appPassword, name: 'Ann', country: 'DE', locale: 'en-US', timeZone: 'Europe/Berlin' });
     expect(registered.code).toBe(0);
     // The sign-up answer names no account (it must read the same for a taken e-mail): support finds it.
-    const found = await call<{ list: Array<{ id: number }> }>(`${first.url}/api/admin/end-user?keyword=${encodeURIComponent(email)}`, 'GET', undefined, admin);
+    const found = await callJson<{ list: Array<{ id: number }> }>(`${first.url}/api/admin/end-user?keyword=${encodeURIComponent(email)}`, 'GET', undefined, admin);
     expect(found.data.list).toHaveLength(1);
-    expect((await call(`${first.url}/api/admin/end-user/${found.data.list[0]!.id}/confirm`, 'POST', undefined, admin)).code).toBe(0);
-    const user = (await call<{ access_token: string }>(`${first.url}/api/app/v1/user/login`, 'POST', { email, password: appPassword })).data.access_token;
+    expect((await callJson(`${first.url}/api/admin/end-user/${found.data.list[0]!.id}/confirm`, 'POST', undefined, admin)).code).toBe(0);
+    const user = (await callJson<{ access_token: string }>(`${first.url}/api/app/v1/user/login`, 'POST', { email, password: appPassword })).data.access_token;
 
     // A ticket filed whole: its two attachments are named by rows and must survive the sweep.
     const kept = [textFile(64 * 1024), textFile(32 * 1024)];
@@ -134,7 +95,7 @@ describe(`kill -9 mid-upload (${setUp})`, () => {
     expect(left.filter((f) => !before.includes(f)).length).toBeGreaterThanOrEqual(4);
 
     // Restarted with no minimum age: the sweep at start removes everything no row names.
-    const second = await startProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ORPHAN_FILE_MIN_AGE_MINUTES: '0' });
+    const second = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ORPHAN_FILE_MIN_AGE_MINUTES: '0' }, password);
     children.push(second.child);
     try {
       // The log line crosses the child's stdout pipe, possibly after the files are already gone.
@@ -142,8 +103,8 @@ describe(`kill -9 mid-upload (${setUp})`, () => {
       await waitFor(async () => swept.test(second.output()), 60_000, 'the sweep logged');
       expect(Number(swept.exec(second.output())![1])).toBe(left.length - before.length);
       expect(await storedFiles(dataDir)).toEqual(before);
-      const token = (await call<{ access_token: string }>(`${second.url}/api/app/v1/user/login`, 'POST', { email, password: appPassword })).data.access_token;
-      const list = await call<{ list: Array<{ title: string }> }>(`${second.url}/api/app/v1/feedback`, 'GET', undefined, token);
+      const token = (await callJson<{ access_token: string }>(`${second.url}/api/app/v1/user/login`, 'POST', { email, password: appPassword })).data.access_token;
+      const list = await callJson<{ list: Array<{ title: string }> }>(`${second.url}/api/app/v1/feedback`, 'GET', undefined, token);
       expect(list.data.list.map((t) => t.title)).toEqual(['Filed before the crash']);
       for (const [i, a] of filed.data.attachments.entries()) {
         const res = await fetch(`${second.url}/api/app/v1/feedback/${filed.data.id}/attachment/${a.id}`, { headers: { authorization: `Bearer ${token}` } });
