@@ -38,6 +38,7 @@ import { authRoutes } from './auth/auth.routes.ts';
 import { createGateway } from './gateway/gateway.ts';
 import { gatewayModule } from './gateway/gateway.module.ts';
 import { eventsModule } from './events/events.module.ts';
+import { settleBeforeAnswer } from './events/request-events.ts';
 import type { FeatureModule } from './module.ts';
 import { createBrokerGuard, deviceAuthRateLimit } from './gateway/device-auth.service.ts';
 import { shellModule } from './shell/shell.module.ts';
@@ -53,7 +54,7 @@ import { createAppGuard, type AppPrincipal } from './end-users/app-session.ts';
 import { endUsersModule } from './end-users/end-users.module.ts';
 import { tasksModule } from './tasks/tasks.module.ts';
 import { ticketAttentionSources } from './tickets/attention.ts';
-import { ticketRoutes } from './tickets/tickets.routes.ts';
+import { ticketsModule } from './tickets/tickets.module.ts';
 import { storedFilesModule } from './stored-files/stored-files.module.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
@@ -63,6 +64,8 @@ import { installRequestLog, loggerOptions } from './http/request-log.ts';
 export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The feature modules, in start order (tests reach a module's listener through them). */
+  modules: readonly FeatureModule[];
 }
 
 /** Builds the HTTP server over an open database: plugins, the error policy, then every feature. */
@@ -136,7 +139,6 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     db,
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
     audit: createAudit(db),
-    notify: createNotifier(db),
     guard: createGuard(app, principalOf, config),
     principalOf,
     appGuard: createAppGuard(app, db, appPrincipals),
@@ -169,13 +171,14 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('app-version', appVersionRoutes),
     endUsersModule,
     tasksModule,
-    routesOnly('tickets', ticketRoutes),
+    ticketsModule,
     routesOnly('content', contentRoutes),
     storedFilesModule,
     // The workplace's attention list: each feature with rows that need staff contributes a source.
     routesOnly('dashboard', (scope, c) => dashboardRoutes(scope, c, [...coreAttentionSources, ...ticketAttentionSources])),
   ].map((create) => create(ctx));
   const spine = eventsModule(ctx, () => modules.flatMap((m) => m.subscribes ?? []));
+  settleBeforeAnswer(app, (ids) => spine.settle(ids));
   await app.register(async (scope) => {
     for (const m of [...modules, spine]) await m.routes?.(scope);
   });
@@ -201,7 +204,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   }
 
   app.addHook('onClose', async () => ctx.mailer.close());
-  return { app, ctx };
+  return { app, ctx, modules };
 }
 
 /** A feature that only serves routes (no background work, no subscriptions). */

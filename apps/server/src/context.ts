@@ -6,9 +6,7 @@ import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
 import type { Gateway } from './gateway/gateway.ts';
 import type { Guard, PrincipalReader } from './http/auth.ts';
-import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
-import type { InboundListener } from './tickets/inbound-mail.ts';
 
 /** What every feature's routes are given: built once in `buildApp`. */
 export interface AppContext {
@@ -17,7 +15,6 @@ export interface AppContext {
   db: Db;
   mailer: Mailer;
   audit: Audit;
-  notify: Notifier;
   /** `guard()` = signed in; `guard('staff')` = signed in with a role allowed on that resource. */
   guard: Guard;
   /** The staff caller of a request (the bearer token's live session), as the guard reads it. */
@@ -32,6 +29,4 @@ export interface AppContext {
   gateway: Gateway;
   /** The server's log, for background work that runs outside a request. */
   log: FastifyBaseLogger;
-  /** The inbound SMTP listener for mailed ticket answers, while it runs (`INBOUND_SMTP_PORT`). */
-  ticketInbound?: InboundListener;
 }

@@ -1,5 +1,7 @@
 import { and, count, desc, eq, gt, inArray, lt, max, notLike } from 'drizzle-orm';
+import { eventSubject } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
+import { emit } from '../events/emit.ts';
 import { loginAttempts, type LoginOutcome } from './auth.sql.ts';
 import { pruneFormHits } from './form-limits.service.ts';
 
@@ -12,9 +14,24 @@ import { pruneFormHits } from './form-limits.service.ts';
 /** The app's sign-in attempts are kept here under this prefix, which no staff username can have. */
 export const APP_ATTEMPT_PREFIX = 'app:';
 
+/**
+ * Records an attempt. A refused staff attempt writes `security.sign_in_failed` with it (the app's
+ * are not events: an owner's address is not for integrations, and the app has its own defences).
+ */
 export async function recordAttempt(ctx: AppContext, username: string, ip: string, outcome: LoginOutcome, trusted = false): Promise<void> {
   // The application clock, like every other expiry check, so a database on another host cannot skew it.
-  await ctx.db.insert(loginAttempts).values({ username, ip, success: outcome === 'ok' || outcome === 'password_reset', reason: outcome, trusted, at: new Date() });
+  const at = new Date();
+  const success = outcome === 'ok' || outcome === 'password_reset';
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(loginAttempts).values({ username, ip, success, reason: outcome, trusted, at });
+    if (success || outcome === 'second_factor' || username.startsWith(APP_ATTEMPT_PREFIX)) return;
+    await emit(tx, { type: 'security.sign_in_failed', subject: eventSubject.signIn(username), payload: { username: username.slice(0, 64), ip, reason: outcome, at: at.toISOString() } });
+  });
+}
+
+/** `security.locked_out`: the wrong password that reached the limit locked `username` out from `ip`. */
+export async function recordLockOut(ctx: AppContext, username: string, ip: string, minutes: number): Promise<void> {
+  await emit(ctx.db, { type: 'security.locked_out', subject: eventSubject.signIn(username), payload: { username: username.slice(0, 64), ip, minutes, at: new Date().toISOString() } });
 }
 
 /** Start of the window that counts for `username`: the lock-out window, cut short by its last success. */

@@ -6,7 +6,7 @@ import { AppError } from '../http/envelope.ts';
 import { staffUsers, type StaffRow } from '../staff/staff.sql.ts';
 import type { LoginOutcome } from './auth.sql.ts';
 import { solveCaptcha } from './captcha.service.ts';
-import { captchaLevel, lockedMinutes, recordAttempt } from './login-attempts.service.ts';
+import { captchaLevel, lockedMinutes, recordAttempt, recordLockOut } from './login-attempts.service.ts';
 import { verifyPassword } from './password.ts';
 import { trustedUsername } from './trust-token.ts';
 import { completeSignIn } from './complete-sign-in.ts';
@@ -49,6 +49,7 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
     await recordAttempt(ctx, username, ip, outcome, trusted);
     // The wrong password that reaches the limit already answers "locked", so the user learns it now.
     const minutes = outcome === 'locked' || outcome === 'wrong_password' ? await lockedMinutes(ctx, username, ip, trusted) : 0;
+    if (outcome === 'wrong_password' && minutes > 0) await recordLockOut(ctx, username, ip, minutes);
     await ctx.audit(request, {
       action: 'auth.login',
       result: 'failure',

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
-import { checkPassword, messageKinds, type ChangePasswordBody } from '@mowerline/contract';
+import { checkPassword, type ChangePasswordBody } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Principal } from '../http/auth.ts';
 import { AppError } from '../http/envelope.ts';
@@ -9,6 +9,7 @@ import { staffUsers } from '../staff/staff.sql.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { retireResetLinks } from './password-reset.service.ts';
 import { revokeUserSessions } from './session.service.ts';
+import { staffChanged } from '../staff/staff-events.ts';
 
 /**
  * The signed-in user changes their password: the current one must be right, the new one must
@@ -31,9 +32,8 @@ export async function changePassword(ctx: AppContext, request: FastifyRequest, m
   const revoked = await ctx.db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ passwordHash, passwordChangedAt: now, updatedAt: now }).where(eq(staffUsers.id, me.id));
     await retireResetLinks(tx, me.id);
+    await staffChanged(tx, { id: me.id, username: me.username, role: me.role }, 'password_changed', me.username, { ip: requestMeta(request).ip }, now);
     return revokeUserSessions(tx, me.id, me.sessionId);
   });
-  const { ip } = requestMeta(request);
-  await ctx.notify.toUser(me.id, 'notice', messageKinds.passwordChanged, { ip, at: now.toISOString() });
   await ctx.audit(request, { action: 'auth.password.change', result: 'success', ...target, detail: { revokedSessions: revoked } });
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
-import { checkPassword, messageKinds, type Locale, type ResetPasswordBody, type StaffLinkResult } from '@mowerline/contract';
+import { checkPassword, type Locale, type ResetPasswordBody, type StaffLinkResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../http/envelope.ts';
@@ -12,6 +12,7 @@ import { formAllowedForEmail, formAllowedFromIp } from './form-limits.service.ts
 import { recordAttempt } from './login-attempts.service.ts';
 import { hashPassword } from './password.ts';
 import { revokeUserSessions } from './session.service.ts';
+import { staffChanged } from '../staff/staff-events.ts';
 
 /** Only the SHA-256 of a link's token is stored: a leaked table cannot be turned into working links. */
 const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -125,10 +126,10 @@ export async function resetPassword(ctx: AppContext, request: FastifyRequest, bo
     if (claimed.length === 0) throw new AppError('RESET_TOKEN_INVALID');
     await tx.update(staffUsers).set({ passwordHash, passwordChangedAt: now, updatedAt: now }).where(eq(staffUsers.id, user.id));
     await retireResetLinks(tx, user.id);
+    await staffChanged(tx, user, 'password_changed', user.username, { ip: requestMeta(request).ip }, now);
     return revokeUserSessions(tx, user.id);
   });
   await recordAttempt(ctx, user.username.toLowerCase(), requestMeta(request).ip, 'password_reset');
-  await ctx.notify.toUser(user.id, 'notice', messageKinds.passwordChanged, { ip: requestMeta(request).ip, at: now.toISOString() });
   await ctx.audit(request, {
     action: 'auth.password.reset',
     result: 'success',

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { and, inArray, ne } from 'drizzle-orm';
-import { checkPassword, messageKinds, type Locale, type RegisterBody, type RegisterResult } from '@mowerline/contract';
+import { checkPassword, type Locale, type RegisterBody, type RegisterResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { isUniqueViolation } from '../db/helpers.ts';
 import { AppError } from '../http/envelope.ts';
+import { staffChanged } from '../staff/staff-events.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { formAllowedForEmail, formAllowedFromIp } from './form-limits.service.ts';
 import { findStaffByUsername } from './login.service.ts';
@@ -32,10 +32,15 @@ export async function registerAccount(ctx: AppContext, request: FastifyRequest, 
   const reason = body.reason ?? '';
   let inserted;
   try {
-    inserted = await ctx.db
-      .insert(staffUsers)
-      .values({ username: body.username, name: body.name, email: body.email, passwordHash, role: 'user', status: 'pending', requestReason: reason })
-      .returning({ id: staffUsers.id, username: staffUsers.username });
+    inserted = await ctx.db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(staffUsers)
+        .values({ username: body.username, name: body.name, email: body.email, passwordHash, role: 'user', status: 'pending', requestReason: reason })
+        .returning({ id: staffUsers.id, username: staffUsers.username, role: staffUsers.role });
+      // The admins hear of it (message box and mail) through the bell.
+      await staffChanged(tx, rows[0]!, 'requested', null, { name: body.name, reason, locale });
+      return rows;
+    });
   } catch (err) {
     // The unique index on lower(username) settles two simultaneous requests for one name.
     if (isUniqueViolation(err)) return refuse('USERNAME_TAKEN');
@@ -52,16 +57,5 @@ export async function registerAccount(ctx: AppContext, request: FastifyRequest, 
     targetName: account.username,
     detail: { name: body.name, email: body.email, reason },
   });
-  const fresh = await ctx.notify.foldToAdmins('todo', messageKinds.accountRequest, { username: account.username, name: body.name, reason });
-  if (fresh.length === 0) return { id: account.id, username: account.username, status: 'pending' };
-  // Mail only the admins whose todo is new: the others were told of this batch already.
-  const admins = await ctx.db
-    .select({ email: staffUsers.email })
-    .from(staffUsers)
-    .where(and(inArray(staffUsers.id, fresh), ne(staffUsers.email, '')));
-  const link = `${ctx.config.publicUrl}/#/system/system-user?status=pending`;
-  for (const admin of admins) {
-    await ctx.mailer.send({ to: admin.email, template: 'account-request', params: { name: body.name, username: account.username, link }, locale });
-  }
   return { id: account.id, username: account.username, status: 'pending' };
 }

@@ -19,6 +19,7 @@ import { AppError } from '../http/envelope.ts';
 import { openAppSession, revokeAppSessions } from './app-session.ts';
 import { appCodes, appUsers, type AppUserRow } from './end-users.sql.ts';
 import { isCountry, locate } from './geo.ts';
+import { activateRegistration } from './end-user-events.ts';
 
 /**
  * Wrong tries that burn a mailed code; with the per-mailbox limits on new codes
@@ -218,7 +219,7 @@ export async function verify(ctx: AppContext, email: string, code: string): Prom
   const user = await findUserByEmail(ctx, email);
   if (!user || user.status !== 'unverified') throw new AppError('APP_CODE_INVALID');
   await consumeCode(ctx, user.id, 'verify', code);
-  await ctx.db.update(appUsers).set({ status: 'active', updatedAt: new Date() }).where(eq(appUsers.id, user.id));
+  await activateRegistration(ctx.db, user.id);
   return user;
 }
 

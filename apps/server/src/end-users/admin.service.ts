@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { and, desc, eq, gt, gte, inArray, like, lt, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { EndUser, EndUserDetail, EndUserFilter, EndUserListQuery, Locale } from '@mowerline/contract';
+import { eventSubject } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
@@ -14,6 +15,8 @@ import { revokeAppSessions } from './app-session.ts';
 import { unbindAll } from './binding.service.ts';
 import { appDeviceLinks, appUsers, userLogs, type AppUserRow } from './end-users.sql.ts';
 import { parseCursor, pseudonymize, recentUserLog } from './user-log.service.ts';
+import { emit } from '../events/emit.ts';
+import { activateRegistration } from './end-user-events.ts';
 
 export function toEndUser(r: AppUserRow): EndUser {
   return {
@@ -155,7 +158,8 @@ async function setStatus(ctx: AppContext, id: number, set: Partial<typeof appUse
 export async function confirmEndUser(ctx: AppContext, id: number) {
   const user = await getUser(ctx, id);
   requireStatus(user, ['unverified']);
-  return { user, after: await setStatus(ctx, id, { status: 'active' }) };
+  const after = await activateRegistration(ctx.db, id);
+  return { user, after: after ? toEndUser(after) : toEndUser(await getUser(ctx, id)) };
 }
 
 /** Disables an account and ends its app sessions at once; a pending deletion is called off. */
@@ -201,6 +205,7 @@ export async function eraseDueAccounts(ctx: AppContext, now = new Date()): Promi
     const sns = await ctx.db.transaction(async (tx) => {
       const unbound = await unbindAll(tx, id);
       await tx.delete(appUsers).where(eq(appUsers.id, id));
+      await emit(tx, { type: 'end_user.deleted', subject: eventSubject.endUser(id), payload: { userId: id, at: now.toISOString() } });
       return unbound;
     });
     await pseudonymize(ctx.db, id);

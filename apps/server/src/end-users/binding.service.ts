@@ -8,6 +8,7 @@ import { BATTERY_UNKNOWN, deviceState, devices, NEVER_SEEN, seenAt } from '../de
 import { AppError } from '../http/envelope.ts';
 import { productModels } from '../product/product.sql.ts';
 import { appDeviceLinks, appUsers, devicePairingCodes, userLogs } from './end-users.sql.ts';
+import { ownerChanged } from './end-user-events.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -141,6 +142,7 @@ export async function bind(ctx: AppContext, user: { id: number; email: string },
         // The registry's owner column (device list, its filter) names the owner's account.
         await tx.update(devices).set({ owner: user.email, updatedAt: new Date() }).where(eq(devices.sn, sn));
         await recount(tx, [user.id]);
+        await ownerChanged(tx, 'device.bound', user.id, [sn]);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError('DEVICE_ALREADY_BOUND');
@@ -159,6 +161,7 @@ export async function unbind(db: Db, userId: number, sn: string): Promise<'owner
       const removed = await tx.delete(appDeviceLinks).where(eq(appDeviceLinks.sn, sn)).returning({ userId: appDeviceLinks.userId });
       await tx.update(devices).set({ owner: '', updatedAt: new Date() }).where(eq(devices.sn, sn));
       await recount(tx, removed.map((r) => r.userId));
+      await ownerChanged(tx, 'device.unbound', userId, [sn]);
     } else {
       await tx.delete(appDeviceLinks).where(and(eq(appDeviceLinks.sn, sn), eq(appDeviceLinks.userId, userId)));
       await recount(tx, [userId]);
@@ -223,6 +226,7 @@ export async function unbindAll(tx: Tx, userId: number): Promise<string[]> {
     const removed = await tx.delete(appDeviceLinks).where(inArray(appDeviceLinks.sn, owned)).returning({ userId: appDeviceLinks.userId });
     affected.push(...removed.map((r) => r.userId));
     await tx.update(devices).set({ owner: '', updatedAt: new Date() }).where(inArray(devices.sn, owned));
+    await ownerChanged(tx, 'device.unbound', userId, owned);
   }
   await tx.delete(appDeviceLinks).where(eq(appDeviceLinks.userId, userId));
   await recount(tx, affected);

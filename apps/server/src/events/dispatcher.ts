@@ -12,6 +12,11 @@ export interface Subscriber {
    * retries this event later with backoff; later events of the same subject wait for it.
    */
   handle(event: DomainEvent): Promise<void>;
+  /**
+   * The HTTP request that caused an event answers after this subscriber handled it (bounded, see
+   * request-events.ts): for effects the caller reads right after, such as the bell's notices.
+   */
+  beforeAnswer?: boolean;
 }
 
 export interface DispatcherOptions {
@@ -95,6 +100,26 @@ export class Dispatcher {
     await this.db
       .execute(sql`update event_deliveries set locked_until = null, locked_by = null where locked_by = ${this.opts.nodeId}`)
       .catch((err: unknown) => this.opts.log.warn({ err }, 'could not release claimed event deliveries'));
+  }
+
+  /**
+   * Waits until the `beforeAnswer` subscribers handled the events `ids`, here or on another node,
+   * at most `timeoutMs`. Answers whether they did.
+   */
+  async settle(ids: readonly string[], timeoutMs: number): Promise<boolean> {
+    const waiting = this.subscribers.filter((s) => s.beforeAnswer);
+    if (waiting.length === 0 || ids.length === 0) return true;
+    const names = sql.param(waiting.map((s) => s.name));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.stopped) return false;
+      this.wake();
+      await Promise.all(waiting.map((s) => this.loops.get(s.name)?.running));
+      const left = await this.db.execute(sql`select 1 from event_deliveries where subscriber = any(${names}::text[]) and event_id = any(${sql.param([...ids])}::bigint[]) limit 1`);
+      if (rowsOf(left).length === 0) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   private kick(s: Subscriber): void {

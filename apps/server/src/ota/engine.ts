@@ -4,7 +4,6 @@ import type PgBoss from 'pg-boss';
 import {
   compareVersions,
   deviceStatusSchema,
-  messageKinds,
   OTA_PROGRESS_TOPIC,
   OTA_START_COMMAND,
   otaProgressSchema,
@@ -21,7 +20,6 @@ import { otaArtifacts, type OtaArtifactRow } from '../firmware/firmware.sql.ts';
 import type { UrlSigner } from '../firmware/signing.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { CommandError } from '../gateway/commands.ts';
-import { createNotifier, type Notifier } from '../messages/notify.ts';
 import { emit } from '../events/emit.ts';
 import { productModels } from '../product/product.sql.ts';
 import { createBoss } from './boss.ts';
@@ -50,7 +48,6 @@ interface Loaded {
 export class OtaEngine {
   private boss: PgBoss | undefined;
   private readonly unlisten: Array<() => Promise<void>> = [];
-  private readonly notify: Notifier;
   private readonly cameOnline = new Set<string>();
   private readonly rateLimited = new Set<number>();
   private readonly reports = new Map<string, Promise<void>>();
@@ -59,7 +56,6 @@ export class OtaEngine {
   constructor(
     private readonly deps: { database: Database; db: Db; gateway: Gateway; config: Config; urls: UrlSigner; log: Log },
   ) {
-    this.notify = createNotifier(deps.db);
   }
 
   async start(): Promise<void> {
@@ -127,14 +123,12 @@ export class OtaEngine {
           .where(and(eq(otaCampaigns.id, campaign.id), eq(otaCampaigns.status, 'running')))
           .returning({ id: otaCampaigns.id });
         if (rows.length > 0) {
-          await emit(tx, { type: 'ota.campaign.paused', subject: `campaign:${campaign.id}`, payload: { campaignId: campaign.id, name: campaign.name, reason: 'ABORT_THRESHOLD' } });
+          await emit(tx, { type: 'ota.campaign.paused', subject: `campaign:${campaign.id}`, payload: { campaignId: campaign.id, name: campaign.name, reason: 'ABORT_THRESHOLD', failed, finished } });
         }
         return rows;
       });
       if (paused.length > 0) {
         this.deps.log.warn({ campaignId, failed, finished }, 'OTA campaign paused: failure threshold reached');
-        const params = { id: String(campaign.id), name: campaign.name, failed: String(failed), finished: String(finished) };
-        await this.notify.toAdmins('notice', messageKinds.otaCampaignPaused, params).catch((err: unknown) => this.deps.log.warn({ err }, 'could not notify a paused campaign'));
       }
       return false;
     }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { OtaDeviceState, OtaJobState } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { outboxInsert } from '../events/emit.ts';
 
 /*
  * Every step of a job is one UPDATE guarded by the state it starts from, so running a step twice
@@ -23,20 +24,32 @@ const entry = (state: SQL | string, extra: SQL = sql``) =>
  * `where` selects the jobs (by key, or the timed-out ones of a campaign).
  */
 async function failAttempts(db: Db, where: SQL, reason: string): Promise<number> {
-  const result = await db.execute(sql`
-    update ota_jobs j set
-      state = case when j.attempt < c.retries then 'QUEUED' else 'FAILED' end,
-      attempt = case when j.attempt < c.retries then j.attempt + 1 else j.attempt end,
-      job_key = case when j.attempt < c.retries then null else j.job_key end,
-      reason = ${reason},
-      deadline = null,
-      finished_at = case when j.attempt < c.retries then null else now() end,
-      history = j.history || ${entry('FAILED', sql`, 'reason', ${reason}::text`)},
-      updated_at = now()
-    from ota_campaigns c
-    where c.id = j.campaign_id and j.state in ${IN_FLIGHT} and ${where}
-    returning j.id`);
-  return rowsOf(result).length;
+  // A job that failed for good writes its `ota.job.failed` event in the same statement.
+  const result = await db.execute(
+    outboxInsert(
+      sql`select 'ota.job.failed' as type, 1 as version, f.sn as subject,
+        jsonb_build_object('sn', f.sn, 'jobId', f.id, 'campaignId', f.campaign_id, 'version', a.version, 'reason', f.reason,
+          'at', to_char(f.finished_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) as payload,
+        row_number() over (order by f.id) as ord
+        from failed f join ota_artifacts a on a.id = f.artifact_id where f.state = 'FAILED'`,
+      sql`failed as (
+        update ota_jobs j set
+          state = case when j.attempt < c.retries then 'QUEUED' else 'FAILED' end,
+          attempt = case when j.attempt < c.retries then j.attempt + 1 else j.attempt end,
+          job_key = case when j.attempt < c.retries then null else j.job_key end,
+          reason = ${reason},
+          deadline = null,
+          finished_at = case when j.attempt < c.retries then null else now() end,
+          history = j.history || ${entry('FAILED', sql`, 'reason', ${reason}::text`)},
+          updated_at = now()
+        from ota_campaigns c
+        where c.id = j.campaign_id and j.state in ${IN_FLIGHT} and ${where}
+        returning j.id, j.sn, j.state, j.campaign_id, j.reason, j.finished_at, c.artifact_id
+      )`,
+      sql`select (select count(*) from failed)::int as changed`,
+    ),
+  );
+  return rowsOf<{ changed: number }>(result)[0]?.changed ?? 0;
 }
 
 export function failByKey(db: Db, jobKey: string, sn: string, reason: string) {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { checkPassword, messageKinds, type StaffUpdateBody, type StaffWriteResult } from '@mowerline/contract';
+import { checkPassword, type StaffUpdateBody, type StaffWriteResult } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import { sessions } from '../auth/auth.sql.ts';
 import { recordAttempt } from '../auth/login-attempts.service.ts';
@@ -10,6 +10,7 @@ import { AppError, localeOf } from '../http/envelope.ts';
 import { principal } from '../http/auth.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { staffUsers, type StaffRow } from './staff.sql.ts';
+import { staffChanged } from './staff-events.ts';
 import { toStaffUser } from './staff.service.ts';
 
 const editableFields = ['name', 'email', 'phone', 'role', 'status'] as const;
@@ -90,7 +91,12 @@ export async function updateStaff(ctx: AppContext, request: FastifyRequest, body
           .set({ revokedAt: now })
           .where(and(eq(sessions.userId, before.id), isNull(sessions.revokedAt)));
       }
-      return { after: after!, changes, approved: before.status === 'pending' && body.status === 'active' };
+      const approved = before.status === 'pending' && body.status === 'active';
+      if (approved) await staffChanged(tx, after!, 'approved', actor.username, {}, now);
+      else if (changes.status?.to === 'disabled') await staffChanged(tx, after!, 'disabled', actor.username, {}, now);
+      else if (Object.keys(changes).length > 0) await staffChanged(tx, after!, 'updated', actor.username, {}, now);
+      if (passwordHash) await staffChanged(tx, after!, 'password_changed', actor.username, { ip: requestMeta(request).ip }, now);
+      return { after: after!, changes, approved };
     });
   } catch (err) {
     if (err instanceof AppError) {
@@ -110,9 +116,8 @@ export async function updateStaff(ctx: AppContext, request: FastifyRequest, body
   return { ...toStaffUser(outcome.after), ...(issued ? { resetLink: linkForAdmin(issued) } : {}) };
 }
 
-/** After the commit: the audit entries, then the mails and messages the change calls for. */
+/** After the commit: the audit entries, then the mails the change calls for (its notices come from its event). */
 async function recordAndAnnounce(ctx: AppContext, request: FastifyRequest, body: StaffUpdateBody, { after, changes, approved }: Outcome) {
-  const actor = principal(request);
   const locale = localeOf(request);
   const target = { targetType: 'staff', targetId: after.id, targetName: after.username } as const;
   if (approved) {
@@ -132,13 +137,11 @@ async function recordAndAnnounce(ctx: AppContext, request: FastifyRequest, body:
     if (after.email) {
       await ctx.mailer.send({ to: after.email, template: 'account-approved', params: { name: after.name, link: `${ctx.config.publicUrl}/#/login` }, locale });
     }
-    await ctx.notify.toAdmins('notice', messageKinds.accountApproved, { actor: actor.username, username: after.username });
   }
   if (body.password !== undefined) {
     const { ip } = requestMeta(request);
     // A password set by an admin lifts a sign-in lock-out, as a used reset link does.
     await recordAttempt(ctx, after.username.toLowerCase(), ip, 'password_reset');
-    await ctx.notify.toUser(after.id, 'notice', messageKinds.passwordChanged, { ip, at: new Date().toISOString() });
   }
   return issued;
 }

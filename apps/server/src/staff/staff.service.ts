@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import {
   checkPassword,
   locales,
-  messageKinds,
   roleDescriptions,
   roles,
   type Locale,
@@ -23,6 +22,7 @@ import { AppError, localeOf } from '../http/envelope.ts';
 import { principal } from '../http/auth.ts';
 import { randomPassword } from './bootstrap.ts';
 import { staffUsers, type StaffRow } from './staff.sql.ts';
+import { staffChanged } from './staff-events.ts';
 
 export function toStaffUser(row: StaffRow): StaffUser {
   return {
@@ -106,14 +106,18 @@ export async function createStaff(ctx: AppContext, request: FastifyRequest, body
     if (taken) throw new AppError('USERNAME_TAKEN');
     const passwordHash = await hashPassword(body.password ?? randomPassword());
     // The unique index on lower(username) settles a race between two creations of the same name.
-    const inserted = await ctx.db
-      .insert(staffUsers)
-      .values({ username: body.username, name: body.name, email: body.email, phone: body.phone ?? '', role: body.role, status: 'active', passwordHash })
-      .returning()
+    row = await ctx.db
+      .transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(staffUsers)
+          .values({ username: body.username, name: body.name, email: body.email, phone: body.phone ?? '', role: body.role, status: 'active', passwordHash })
+          .returning();
+        await staffChanged(tx, inserted!, 'created', actor.username);
+        return inserted!;
+      })
       .catch((err: unknown) => {
         throw isUniqueViolation(err) ? new AppError('USERNAME_TAKEN') : err;
       });
-    row = inserted[0]!;
   } catch (err) {
     if (err instanceof AppError) {
       await ctx.audit(request, { action: 'staff.create', result: 'failure', targetType: 'staff', targetName: body.username, detail: { error: err.key } });
@@ -131,6 +135,5 @@ export async function createStaff(ctx: AppContext, request: FastifyRequest, body
     targetName: row.username,
     detail: { username: row.username, name: row.name, email: row.email, phone: row.phone, role: row.role, invited, ...(issued ? { mail: issued.mail, linkShownToAdmin: issued.mail !== 'sent' } : {}) },
   });
-  await ctx.notify.toAdmins('notice', messageKinds.accountCreated, { actor: actor.username, username: row.username, role: row.role }, row.id);
   return { ...toStaffUser(row), ...(issued ? { resetLink: linkForAdmin(issued) } : {}) };
 }

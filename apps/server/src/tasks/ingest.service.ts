@@ -1,10 +1,12 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { RunReport, ZonesReport } from '@mowerline/contract';
+import { eventSubject } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import { devices, deviceState } from '../devices/devices.sql.ts';
 import { productModels } from '../product/product.sql.ts';
 import type { Tx } from './schedules.service.ts';
 import { taskRollups, taskRunEvents, taskRuns, taskSchedules, taskZones, type TaskRunRow } from './tasks.sql.ts';
+import { emit } from '../events/emit.ts';
 
 /** Roll-up buckets are 15 minutes: every time zone's offset is a multiple of it. */
 export const BUCKET_MS = 15 * 60_000;
@@ -114,7 +116,10 @@ export async function applyRunReport(db: Db, sn: string, r: RunReport, receivedA
         })
         .onConflictDoNothing()
         .returning();
-      if (created) await addRollup(tx, created.startedAt, created.modelCode, created.firmware, contribution(created));
+      if (created) {
+        await addRollup(tx, created.startedAt, created.modelCode, created.firmware, contribution(created));
+        await emit(tx, { type: 'task.run.started', subject: eventSubject.device(sn), payload: { sn, runId: r.runId, at: created.startedAt.toISOString() } });
+      }
       [run] = await tx.select().from(taskRuns).where(and(eq(taskRuns.sn, sn), eq(taskRuns.runId, r.runId))).for('update');
       if (!run) return 'unknown-device';
     }
@@ -205,6 +210,11 @@ export async function applyRunReport(db: Db, sn: string, r: RunReport, receivedA
             durationS: after.durationS - before.durationS,
           });
           await markZones(tx, sn, ended);
+          await emit(tx, {
+            type: 'task.run.ended',
+            subject: eventSubject.device(sn),
+            payload: { sn, runId: r.runId, result: r.result, faultCode: r.faultCode, areaM2: r.areaM2, durationS: r.durationS, at: at.toISOString() },
+          });
           applied = true;
         }
         break;

@@ -4,7 +4,6 @@ import { asc, count, desc, eq } from 'drizzle-orm';
 import {
   appTicketApi,
   appTicketCreateBodySchema,
-  messageKinds,
   TICKET_MAX_ATTACHMENTS,
   ticketApi,
   unstorableTextPath,
@@ -21,15 +20,13 @@ import { serve } from '../http/endpoints.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { trackUserAction } from '../end-users/user-log.service.ts';
-import { discard, sendAttachment, stageAttachment, sweepDeletedFiles, type StagedFile } from './attachments.ts';
-import { countHit } from '../rate-limit/shared-store.ts';
-import { MAILS_PER_TICKET_HOUR, startInboundListener, type InboundMail } from './inbound-mail.ts';
-import { replyAddresses } from './reply-address.ts';
+import { discard, sendAttachment, stageAttachment, type StagedFile } from './attachments.ts';
+import type { ReplyAddresses } from './reply-address.ts';
 import { saveSlaTargets, slaTargets } from './sla.ts';
 import { deviceSnapshot } from './snapshot.ts';
 import { exportTickets, listTickets } from './ticket-list.ts';
 import { appTicketDetail, findAttachment, getTicket, ownTicket, staffTicketDetail, toAppTicket } from './ticket-views.ts';
-import { bulkUpdate, closeExpired, createTicket, customerReply, mergeTickets, rateTicket, reopenTicket, staffReply, updateTicket, type Actor } from './tickets.service.ts';
+import { bulkUpdate, createTicket, customerReply, mergeTickets, rateTicket, reopenTicket, staffReply, updateTicket, type Actor } from './tickets.service.ts';
 import { tickets, type TicketRow } from './tickets.sql.ts';
 
 const csvName = () => `tickets-${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}.csv`;
@@ -41,9 +38,8 @@ const header = (request: FastifyRequest, name: string) => String(request.headers
  * public reply reaches the user in the app thread and by mail with a signed reply address, and a
  * mailed answer comes back in through the inbound SMTP listener.
  */
-export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function ticketRoutes(app: FastifyInstance, ctx: AppContext, replies: ReplyAddresses) {
   const background = backgroundRunner(app);
-  const replies = replyAddresses(ctx.config.jwtSecret, ctx.config.inboundMailDomain);
   const maxBytes = ctx.config.ticketAttachmentMaxMb * 1024 * 1024;
   const dataDir = ctx.config.dataDir;
   const staffActor = (request: FastifyRequest): Actor => {
@@ -70,12 +66,6 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
         replyTo: replies.address(row.id),
       });
     });
-  }
-
-  /** The assignee hears of the customer's answer in the message box. */
-  async function notifyAssignee(row: TicketRow, userName: string) {
-    if (row.assigneeId === null) return;
-    await ctx.notify.toUser(row.assigneeId, 'message', messageKinds.ticketCustomerReply, { number: String(row.number), title: row.title, user: userName, id: String(row.id) });
   }
 
   /** JSON, or multipart: fields, then up to TICKET_MAX_ATTACHMENTS files. Nothing stays of a refusal. */
@@ -116,9 +106,8 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
           try {
             if (body.sn) await requireLink(ctx.db, user.id, body.sn);
             const snapshot = body.sn ? await deviceSnapshot(ctx.db, body.sn) : null;
-            const row = await createTicket(ctx.db, dataDir, { userId: user.id, userName: user.name, body, appVersion: header(request, 'x-app-version'), os: header(request, 'x-app-os'), snapshot, files });
+            const row = await createTicket(ctx.db, dataDir, { userId: user.id, userName: user.name || user.email, body, appVersion: header(request, 'x-app-version'), os: header(request, 'x-app-os'), snapshot, files });
             note({ detail: { ticket: row.number } });
-            await ctx.notify.foldToStaff('todo', messageKinds.ticketNew, { number: String(row.number), title: row.title, category: row.category, user: user.name || user.email, sn: row.sn ?? '', id: String(row.id) });
             return appTicketDetail(ctx.db, row);
           } catch (err) {
             await discard(dataDir, files);
@@ -145,9 +134,7 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
         trackUserAction(ctx, request, { action: 'feedback.reply', detail: { ticketId: params.id } }, async () => {
           const user = appUser(request);
           const row = await ownTicket(ctx.db, user.id, params.id);
-          const after = await customerReply(ctx.db, row, user.name, body.body, 'app');
-          await notifyAssignee(after, user.name || user.email);
-          return appTicketDetail(ctx.db, after);
+          return appTicketDetail(ctx.db, await customerReply(ctx.db, row, user.name, body.body, 'app', user.name || user.email));
         }),
 
       rate: ({ params, body, request }) =>
@@ -161,9 +148,7 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
         trackUserAction(ctx, request, { action: 'feedback.reopen', detail: { ticketId: params.id } }, async () => {
           const user = appUser(request);
           const row = await ownTicket(ctx.db, user.id, params.id);
-          const after = await reopenTicket(ctx.db, row, user.name, body.reason);
-          await notifyAssignee(after, user.name || user.email);
-          return appTicketDetail(ctx.db, after);
+          return appTicketDetail(ctx.db, await reopenTicket(ctx.db, row, user.name, body.reason, user.name || user.email));
         }),
 
       attachment: async ({ params, query, request, reply }) => {
@@ -243,48 +228,6 @@ export async function ticketRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   });
 
-  /**
-   * A mailed answer threads in as the ticket's user, only when the envelope sender and the header
-   * From are both the user's own address, and at most MAILS_PER_TICKET_HOUR an hour per ticket:
-   * counted in the database (after the sender checks, so a forger cannot use up the owner's
-   * allowance), the same count on every node.
-   */
-  async function threadMail(mail: InboundMail) {
-    const [row] = await ctx.db.select().from(tickets).where(eq(tickets.id, mail.ticketId)).limit(1);
-    if (!row) throw new AppError('TICKET_NOT_FOUND');
-    const user = await userOf(row);
-    const owner = user?.email.toLowerCase();
-    if (!user || owner !== mail.from || owner !== mail.envelopeFrom) throw new AppError('TICKET_NOT_FOUND', { reason: 'sender is not the ticket user' });
-    const { current } = await countHit(ctx.db, `inbound-mail ticket:${row.id}`, 3_600_000);
-    if (current > MAILS_PER_TICKET_HOUR) throw new AppError('RATE_LIMITED', { reason: `more than ${MAILS_PER_TICKET_HOUR} mails to this ticket within an hour` });
-    const after = await customerReply(ctx.db, row, user.name, mail.text, 'mail');
-    await notifyAssignee(after, user.name || user.email);
-  }
-
-  if (ctx.config.inboundSmtpEnabled) {
-    app.addHook('onReady', async () => {
-      ctx.ticketInbound = await startInboundListener({
-        host: ctx.config.inboundSmtpHost,
-        port: ctx.config.inboundSmtpPort,
-        replies,
-        log: app.log,
-        trustedRelay: ctx.config.inboundTrustedRelay,
-        thread: threadMail,
-      });
-    });
-    app.addHook('onClose', async () => ctx.ticketInbound?.close());
-  }
-
-  // Resolved tickets close once their reopen window has passed.
-  const timer = setInterval(() => void closeExpired(ctx.db).catch((err: unknown) => app.log.error({ err }, 'closing expired tickets failed')), 3_600_000);
-  // Files of deleted attachment rows (an erased account's tickets) leave the disk within a minute.
-  const sweeper = setInterval(() => void sweepDeletedFiles(ctx.db, dataDir).catch((err: unknown) => app.log.error({ err }, 'removing deleted ticket files failed')), 60_000);
-  timer.unref();
-  sweeper.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    clearInterval(sweeper);
-  });
 }
 
 /** The create body from JSON or multipart fields: the validator's rules, applied here because multipart bypasses it. */

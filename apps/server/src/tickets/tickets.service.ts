@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
+  eventSubject,
   TICKET_REOPEN_DAYS,
   type AppTicketCreateBody,
   type TicketBulkBody,
@@ -8,6 +9,7 @@ import {
   type TicketUpdateBody,
 } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
+import { emit, type Executor } from '../events/emit.ts';
 import { AppError } from '../http/envelope.ts';
 import { staffUsers } from '../staff/staff.sql.ts';
 import { discard, type StagedFile } from './attachments.ts';
@@ -82,10 +84,32 @@ function requireTransition(row: TicketRow, to: TicketStatus) {
 
 const isFinal = (row: TicketRow) => row.status === 'closed' || row.status === 'spam';
 
+type Via = 'update' | 'reply' | 'reopen' | 'merge' | 'expiry';
+
+/** `ticket.status_changed`, in the transaction of the change. */
+async function statusChanged(tx: Executor, row: TicketRow, to: TicketStatus, via: Via, actor: string, at: Date, assigneeId = row.assigneeId) {
+  if (row.status === to) return;
+  await emit(tx, {
+    type: 'ticket.status_changed',
+    subject: eventSubject.ticket(row.id),
+    payload: { ticketId: row.id, number: row.number, title: row.title, from: row.status, to, via, actor, assigneeId, at: at.toISOString() },
+  });
+}
+
+/** `ticket.replied`, in the transaction of the entry. */
+async function replied(tx: Executor, row: TicketRow, by: 'customer' | 'staff', channel: TicketEntryChannel, internal: boolean, author: string, at: Date) {
+  await emit(tx, {
+    type: 'ticket.replied',
+    subject: eventSubject.ticket(row.id),
+    payload: { ticketId: row.id, number: row.number, title: row.title, by, channel, internal, author, assigneeId: row.assigneeId, at: at.toISOString() },
+  });
+}
+
 // ---------------------------------------------------------------- customer
 
 export interface NewTicket {
   userId: number;
+  /** How staff see the customer: their name, else their address. */
   userName: string;
   body: AppTicketCreateBody;
   appVersion: string;
@@ -122,6 +146,11 @@ export async function createTicket(db: Db, dataDir: string, t: NewTicket): Promi
       if (t.files.length > 0) {
         await tx.insert(ticketAttachments).values(t.files.map((f) => ({ ticketId: row!.id, name: f.name, mime: f.mime, size: f.size, filePath: f.relative, thumbPath: f.thumbRelative, sha256: f.sha256 })));
       }
+      await emit(tx, {
+        type: 'ticket.created',
+        subject: eventSubject.ticket(row!.id),
+        payload: { ticketId: row!.id, number: row!.number, title: row!.title, category: row!.category, sn: row!.sn, userName: t.userName, at: at.toISOString() },
+      });
       return row!;
     });
   } catch (err) {
@@ -134,7 +163,7 @@ export async function createTicket(db: Db, dataDir: string, t: NewTicket): Promi
  * The customer answers (in the app or by mail). Pending → open; resolved within the window →
  * reopened; closed (or spam, or merged) → refused.
  */
-export async function customerReply(db: Db, row: TicketRow, userName: string, body: string, channel: TicketEntryChannel): Promise<TicketRow> {
+export async function customerReply(db: Db, row: TicketRow, userName: string, body: string, channel: TicketEntryChannel, shownAs = userName): Promise<TicketRow> {
   const at = now();
   if (isFinal(row)) throw new AppError('TICKET_CLOSED');
   if (row.status === 'resolved' && !canReopen(row, at)) throw new AppError('TICKET_REOPEN_EXPIRED', { days: TICKET_REOPEN_DAYS });
@@ -149,11 +178,13 @@ export async function customerReply(db: Db, row: TicketRow, userName: string, bo
       .set({ ...set, search: appendSearch(body), lastActivityAt: at, updatedAt: at })
       .where(eq(tickets.id, row.id))
       .returning();
+    await replied(tx, row, 'customer', channel, false, shownAs, at);
+    if (set.status) await statusChanged(tx, row, 'open', row.status === 'resolved' ? 'reopen' : 'reply', shownAs, at);
     return after!;
   });
 }
 
-export async function reopenTicket(db: Db, row: TicketRow, userName: string, reason: string): Promise<TicketRow> {
+export async function reopenTicket(db: Db, row: TicketRow, userName: string, reason: string, shownAs = userName): Promise<TicketRow> {
   const at = now();
   if (row.mergedIntoId !== null || row.status === 'spam') throw new AppError('TICKET_CLOSED');
   if (!canReopen(row, at)) throw new AppError('TICKET_REOPEN_EXPIRED', { days: TICKET_REOPEN_DAYS });
@@ -166,6 +197,7 @@ export async function reopenTicket(db: Db, row: TicketRow, userName: string, rea
       .set({ ...statusSet(row, 'open', at), ...(reason ? { search: appendSearch(reason) } : {}), lastActivityAt: at, updatedAt: at })
       .where(eq(tickets.id, row.id))
       .returning();
+    await statusChanged(tx, row, 'open', 'reopen', shownAs, at);
     return after!;
   });
 }
@@ -202,6 +234,8 @@ export async function staffReply(db: Db, row: TicketRow, actor: Actor, body: { b
       .set({ ...set, lastActivityAt: at, updatedAt: at })
       .where(eq(tickets.id, row.id))
       .returning();
+    await replied(tx, row, 'staff', 'console', body.internal, actor.name, at);
+    await statusChanged(tx, row, to, 'reply', actor.name, at);
     return after!;
   });
 }
@@ -254,6 +288,7 @@ export async function updateTicket(db: Db, id: number, actor: Actor, body: Ticke
       .set({ ...set, lastActivityAt: at, updatedAt: at })
       .where(eq(tickets.id, id))
       .returning();
+    if (body.status !== undefined) await statusChanged(tx, row, body.status, 'update', actor.name, at, updated!.assigneeId);
     return updated!;
   });
   return { before: row, after };
@@ -311,6 +346,7 @@ export async function mergeTickets(db: Db, sourceId: number, targetId: number, a
       .update(tickets)
       .set({ ...statusSet(source, 'closed', at), mergedIntoId: target.id, lastActivityAt: at, updatedAt: at })
       .where(eq(tickets.id, source.id));
+    await statusChanged(tx, source, 'closed', 'merge', actor.name, at);
     await tx
       .update(tickets)
       .set({ search: sql`${tickets.search} || ${source.search}::tsvector`, lastActivityAt: at, updatedAt: at })
@@ -322,14 +358,15 @@ export async function mergeTickets(db: Db, sourceId: number, targetId: number, a
 /** Resolved tickets close by themselves once the reopen window has passed. */
 export async function closeExpired(db: Db, at = now()): Promise<number> {
   const cutoff = new Date(at.getTime() - TICKET_REOPEN_DAYS * 86_400_000);
-  const closed = await db
-    .update(tickets)
-    .set({ status: 'closed', closedAt: at, updatedAt: at })
-    .where(and(eq(tickets.status, 'resolved'), sql`${tickets.resolvedAt} < ${cutoff}`))
-    .returning({ id: tickets.id });
-  if (closed.length > 0) {
-    await db.insert(ticketHistory).values(closed.map((c) => ({ ticketId: c.id, at, actorName: 'system', field: 'status' as const, from: 'resolved', to: 'closed' })));
-  }
-  return closed.length;
+  return db.transaction(async (tx) => {
+    const closed = await tx
+      .update(tickets)
+      .set({ status: 'closed', closedAt: at, updatedAt: at })
+      .where(and(eq(tickets.status, 'resolved'), sql`${tickets.resolvedAt} < ${cutoff}`))
+      .returning();
+    if (closed.length === 0) return 0;
+    await tx.insert(ticketHistory).values(closed.map((c) => ({ ticketId: c.id, at, actorName: 'system', field: 'status' as const, from: 'resolved', to: 'closed' })));
+    for (const c of closed) await statusChanged(tx, { ...c, status: 'resolved' }, 'closed', 'expiry', 'system', at);
+    return closed.length;
+  });
 }
-

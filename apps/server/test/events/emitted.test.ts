@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { deviceTopics, eventTypeNames, eventTypes, type EventTypeName } from '@mowerline/contract';
+import { deviceTopics, eventTypes, PROTOCOL_VERSION, type EventTypeName } from '@mowerline/contract';
 import { events } from '../../src/events/events.sql.ts';
+import { emitDeviceFlagged } from '../../src/gateway/device-flag.ts';
+import { failByKey } from '../../src/ota/job-steps.ts';
 import { otaJobs } from '../../src/ota/ota.sql.ts';
+import { FLEET_EVENT_TYPES } from './emitted-types.ts';
 import type { TestServer } from '../harness.ts';
 import { connectDevice, registerSn, uniqueSn, waitFor } from '../devices/fixtures.ts';
 import { createCampaign, releasedFirmware, seedModel, startOtaServer } from '../ota/fixtures.ts';
@@ -70,9 +73,35 @@ describe('events emitted by the platform', () => {
     expect(lifecycle[3]!.payload).toMatchObject({ status: 'completed' });
   });
 
-  it('has emitted every type of the catalogue, each payload valid against its schema and version', async () => {
-    const all = await server.ctx.db.select().from(events);
-    expect([...new Set(all.map((e) => e.type))].sort()).toEqual([...eventTypeNames].sort());
+  it('writes a run’s start and end from the device’s reports, a failed update, and a flagged mower', async () => {
+    const model = await seedModel(server);
+    const sn = uniqueSn('RUN');
+    const device = await connectDevice(server, sn, await registerSn(server, token, sn, model.id));
+    const base = { v: PROTOCOL_VERSION, runId: `run-${sn}`.slice(0, 40) } as const;
+    const t0 = Date.now() - 60_000;
+    await device.publish(deviceTopics.runs, { ...base, seq: 1, ts: t0, type: 'started', trigger: 'app', scheduleId: null, zones: [], plannedAreaM2: 100, resumes: null });
+    await device.publish(deviceTopics.runs, { ...base, seq: 2, ts: t0 + 50_000, type: 'ended', result: 'interrupted', faultCode: 'BLADE_BLOCKED', areaM2: 40, durationS: 50, bladeOnS: 45, distanceM: 30, path: '' });
+    await waitFor(async () => ((await ofType('task.run.ended', sn)).length > 0 ? true : undefined), 15_000, 'task.run.ended');
+    expect((await ofType('task.run.started', sn))[0]!.payload).toMatchObject({ sn, runId: base.runId });
+    expect((await ofType('task.run.ended', sn))[0]!.payload).toMatchObject({ result: 'interrupted', faultCode: 'BLADE_BLOCKED' });
+    await device.end();
+
+    // An update that failed for good (no retries left), as a device's FAILED report ends it.
+    const artifactId = await releasedFirmware(server, token, model.id, '9.1.0');
+    const campaign = await createCampaign(server, token, { artifactId, target: { type: 'sns', sns: [sn] }, retries: 0 });
+    await server.ctx.db.update(otaJobs).set({ state: 'INSTALLING', jobKey: `key-${sn}` }).where(eq(otaJobs.campaignId, campaign.id));
+    expect(await failByKey(server.ctx.db, `key-${sn}`, sn, 'INSTALL_FAILED')).toBe(1);
+    expect((await ofType('ota.job.failed', sn))[0]!.payload).toMatchObject({ sn, campaignId: campaign.id, version: '9.1.0', reason: 'INSTALL_FAILED' });
+
+    expect(await emitDeviceFlagged(server.ctx.db, sn, { rate: 500, limit: 10 }, { warn: () => undefined })).toBe(true);
+    // Flagged once: a device already flagged writes nothing more.
+    expect(await emitDeviceFlagged(server.ctx.db, sn, { rate: 500, limit: 10 }, { warn: () => undefined })).toBe(false);
+    expect(await ofType('device.flagged', sn)).toHaveLength(1);
+  });
+
+  it('has emitted each of its types, each payload valid against its schema and version', async () => {
+    const all = await server.ctx.db.select().from(events).where(sql`${events.type} = any(${sql.param([...FLEET_EVENT_TYPES])}::text[])`);
+    expect([...new Set(all.map((e) => e.type))].sort()).toEqual([...FLEET_EVENT_TYPES].sort());
     for (const e of all) {
       const def = eventTypes[e.type as EventTypeName];
       expect(e.version).toBe(def.version);

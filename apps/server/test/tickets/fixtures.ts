@@ -6,6 +6,7 @@ import type { AppTicketDetail } from '@mowerline/contract';
 import { answerProblem } from '../answer-check.ts';
 import type { TestServer } from '../harness.ts';
 import type { SmtpReceiver } from '../smtp.ts';
+import type { InboundListener } from '../../src/tickets/inbound-mail.ts';
 import { operatorToken } from '../devices/fixtures.ts';
 import { confirmedAppUser, createModelAndSn, startEndUserServer } from '../end-users/fixtures.ts';
 
@@ -76,4 +77,12 @@ export async function storedFiles(dataDir: string): Promise<string[]> {
 export async function download(server: TestServer, url: string, token: string) {
   const res = await fetch(server.url + url, { headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
+/** The running inbound SMTP listener of a server started with INBOUND_SMTP enabled. */
+export function inboundOf(server: TestServer) {
+  const tickets = server.modules.find((m) => m.name === 'tickets') as (TestServer['modules'][number] & { inbound(): InboundListener | undefined }) | undefined;
+  const listener = tickets?.inbound();
+  if (!listener) throw new Error('the inbound mail listener is not running');
+  return listener;
 }

@@ -5,7 +5,7 @@ import { relayVerdict, verdictRefusal } from '../../src/tickets/mail-authenticat
 import type { TestServer } from '../harness.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
 import { confirmedAppUser } from '../end-users/fixtures.ts';
-import { startTicketServer } from './fixtures.ts';
+import { inboundOf, startTicketServer } from './fixtures.ts';
 
 const RELAY = 'mx.relay.test';
 const results = (value: string) => ({ key: 'authentication-results', line: `Authentication-Results: ${value}` });
@@ -51,7 +51,7 @@ describe('inbound mail behind a trusted relay (INBOUND_TRUSTED_RELAY)', { timeou
   /** A mail as the relay hands it on: its own Authentication-Results (and whatever the sender wrote) on top. */
   async function relayed(from: string, to: string, text: string, authResults: string[]) {
     const headers = [...authResults.map((v) => `Authentication-Results: ${v}`), `From: ${from}`, `To: ${to}`, 'Subject: Re: your ticket', 'Content-Type: text/plain; charset=utf-8'];
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.ctx.ticketInbound!.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: inboundOf(server).port, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({ envelope: { from, to }, raw: `${headers.join('\r\n')}\r\n\r\n${text}\r\n` });
     } finally {
@@ -66,7 +66,7 @@ describe('inbound mail behind a trusted relay (INBOUND_TRUSTED_RELAY)', { timeou
     await server.api('POST', `/api/admin/ticket/${t.id}/reply`, { token: env.operator, body: { body: 'Tell us more.' } });
     const mail = await smtp.waitFor((m) => m.to.includes(user.email) && m.subject.includes(`#${t.number}`));
     const replyTo = /^Reply-To:\s*(.+)$/im.exec(mail.raw)?.[1]?.trim().replace(/^<|>$/g, '') ?? '';
-    const inbound = server.ctx.ticketInbound!;
+    const inbound = inboundOf(server);
 
     await relayed(user.email, replyTo, 'spf failed', [`${RELAY}; spf=fail smtp.mailfrom=${user.email}; dkim=none`]);
     await relayed(user.email, replyTo, 'no verdict at all', []);

@@ -8,7 +8,7 @@ import type { TestServer } from '../harness.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../smtp.ts';
 import { waitFor } from '../devices/fixtures.ts';
 import { confirmedAppUser } from '../end-users/fixtures.ts';
-import { startTicketServer } from './fixtures.ts';
+import { inboundOf, startTicketServer } from './fixtures.ts';
 
 describe('ticket mail: agent replies go out with a signed Reply-To, answers come back in', { timeout: 240_000 }, () => {
   let smtp: SmtpReceiver;
@@ -27,7 +27,7 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
 
   /** Sends a mail to the inbound listener as a mail client would (the envelope sender is the header From unless given). */
   async function mailIn(from: string, to: string, text: string, envelopeFrom = from) {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.ctx.ticketInbound!.port, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: inboundOf(server).port, secure: false, ignoreTLS: true });
     try {
       await transport.sendMail({ from, to, subject: 'Re: your ticket', text, envelope: { from: envelopeFrom, to } });
     } finally {
@@ -55,7 +55,7 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
     expect(logged).toMatchObject({ status: 'sent', subject: `[#${t.number}] Mower stops` });
 
     await mailIn(user.email, replyTo, 'The wire was cut, fixed now.\n\nOn Mon, 23 Nov 2026 Mowerline wrote:\n> Please check the boundary wire.\n> INTERNAL?');
-    expect(server.ctx.ticketInbound!.stats.threaded).toBe(1);
+    expect(inboundOf(server).stats.threaded).toBe(1);
     const detail = (await server.api<TicketDetail>('GET', `/api/admin/ticket/${t.id}`, { token: env.operator })).body.data;
     const last = detail.entries[detail.entries.length - 1]!;
     expect(last).toMatchObject({ kind: 'customer', channel: 'mail', internal: false, body: 'The wire was cut, fixed now.' });
@@ -73,7 +73,7 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
     await server.api('POST', `/api/admin/ticket/${t.id}/reply`, { token: env.operator, body: { body: 'Which phone?' } });
     const mail = await smtp.waitFor((m) => m.to.includes(user.email) && m.subject.includes(`#${t.number}`));
     const replyTo = /^Reply-To:\s*(.+)$/im.exec(mail.raw)?.[1]?.trim().replace(/^<|>$/g, '') ?? '';
-    const inbound = server.ctx.ticketInbound!;
+    const inbound = inboundOf(server);
     const dropped = inbound.stats.dropped;
     const threaded = inbound.stats.threaded;
 
@@ -105,7 +105,7 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
 
   it('refuses a forged envelope sender and a header From that is not the owner, with the reply address right', async () => {
     const { user, t, replyTo } = await ticketWithReplyAddress('Bea');
-    const inbound = server.ctx.ticketInbound!;
+    const inbound = inboundOf(server);
     const dropped = inbound.stats.dropped;
     const mismatched = inbound.stats.reasons['envelope sender differs from header From'] ?? 0;
     await mailIn(user.email, replyTo, 'header From forged by mallory', 'mallory@example.test');
@@ -121,7 +121,7 @@ describe('ticket mail: agent replies go out with a signed Reply-To, answers come
   it('threads at most 20 mails an hour into one ticket; the rest are dropped and logged', async () => {
     const { user, t, replyTo } = await ticketWithReplyAddress('Cid');
     const other = await ticketWithReplyAddress('Dora');
-    const inbound = server.ctx.ticketInbound!;
+    const inbound = inboundOf(server);
     const dropped = inbound.stats.dropped;
     const limitedBefore = inbound.stats.reasons.RATE_LIMITED ?? 0;
     for (let i = 1; i <= 25; i++) await mailIn(user.email, replyTo, `answer number ${i}`);
