@@ -25,7 +25,6 @@ import { accountRateLimit } from './auth/rate-limit.ts';
 import { rateLimitKey, sharedRateLimitStore, startRateLimitCleanup } from './rate-limit/shared-store.ts';
 import { frameworkError, installErrorPolicy } from './http/envelope.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { createNotifier } from './messages/notify.ts';
 import { createAudit } from './system-log/audit.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
