@@ -6,6 +6,7 @@ import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
 import type { Gateway } from './gateway/gateway.ts';
 import type { Guard, PrincipalReader } from './http/auth.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { Notifier } from './messages/notify.ts';
 import type { Audit } from './system-log/audit.ts';
 import type { InboundListener } from './tickets/inbound-mail.ts';
@@ -30,6 +31,8 @@ export interface AppContext {
   brokerGuard: onRequestAsyncHookHandler;
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
+  /** This instance's Prometheus registry and the counters features feed (`countWebhookDelivery`). */
+  metrics: Metrics;
   /** The server's log, for background work that runs outside a request. */
   log: FastifyBaseLogger;
   /** The inbound SMTP listener for mailed ticket answers, while it runs (`INBOUND_SMTP_PORT`). */
