@@ -59,6 +59,8 @@ import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { coreAttentionSources } from './dashboard/attention.ts';
 import { installRequestLog, loggerOptions } from './http/request-log.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { installHttpMetrics, metricsModule } from './metrics/metrics.module.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -87,6 +89,9 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   installErrorPolicy(app);
   installRequestLog(app, config.logSlowMs);
   requireEndpointTable(app);
+  // One registry per server: tests run several in one process.
+  const metrics = createMetrics();
+  installHttpMetrics(app, metrics);
   // A client that opened a connection and never sent a byte (a fetch aborted at once) is neither
   // idle nor busy to Node: it would hold a graceful close open until headersTimeout.
   const sockets = new Set<Socket>();
@@ -143,7 +148,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     appGuard: createAppGuard(app, db, appPrincipals),
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
     brokerGuard: createBrokerGuard(config),
-    gateway: createGateway(config, database, app.log),
+    gateway: createGateway(config, database, app.log, { onIngestBatch: metrics.observeIngestBatch }),
+    metrics,
     log: app.log,
   };
 
@@ -151,6 +157,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   // and stops before them, finishing its deliveries in flight.
   const modules: FeatureModule[] = [
     routesOnly('health', healthRoutes),
+    // Early in the list, so it stops last: a scrape during shutdown still answers.
+    metricsModule,
     routesOnly('staff', staffRoutes),
     routesOnly('two-factor', twoFactorRoutes),
     routesOnly('system-log', systemLogRoutes),

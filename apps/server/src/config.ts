@@ -94,6 +94,9 @@ const envSchema = z.object({
   // A typo must not silently turn the check off: an unusable value is an error.
   INBOUND_TRUSTED_RELAY: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$/, 'INBOUND_TRUSTED_RELAY: an authserv-id such as mx.example.com').optional()),
   ORPHAN_FILE_MIN_AGE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65_535).optional()),
+  // Too short is an error, not a silent "off": the operator meant to turn the endpoint on.
+  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16, 'METRICS_TOKEN: at least 16 characters').optional()),
 });
 
 /** Names of every setting, so the README's table can be checked against them. */
@@ -236,6 +239,10 @@ export interface Config {
   inboundTrustedRelay?: string;
   /** A file under DATA_DIR/files that no row names is removed once it is this old (an upload in progress is younger). */
   orphanFileMinAgeMs: number;
+  /** Port of the Prometheus listener (`GET /metrics` on HOST); undefined = none (tests pass 0: an ephemeral port). */
+  metricsPort?: number;
+  /** Bearer token `GET /metrics` requires; without a metrics port it is served on the main port only when this is set. */
+  metricsToken?: string;
   /** Where the built console is served from; absent in API-only tests. */
   consoleDir?: string;
   version: string;
@@ -355,6 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     inboundMailDomain: e.INBOUND_MAIL_DOMAIN ?? new URL(publicUrl).hostname,
     inboundTrustedRelay: e.INBOUND_TRUSTED_RELAY?.toLowerCase(),
     orphanFileMinAgeMs: e.ORPHAN_FILE_MIN_AGE_MINUTES * 60_000,
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,

@@ -6,6 +6,7 @@ import type { Database, Db } from './db/client.ts';
 import type { Mailer } from './email/mailer.ts';
 import type { Gateway } from './gateway/gateway.ts';
 import type { Guard, PrincipalReader } from './http/auth.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { Audit } from './system-log/audit.ts';
 
 /** What every feature's routes are given: built once in `buildApp`. */
@@ -27,6 +28,8 @@ export interface AppContext {
   brokerGuard: onRequestAsyncHookHandler;
   /** The device gateway: sendCommand, publish/listen on device topics, kick (docs/device-protocol.md). */
   gateway: Gateway;
+  /** This instance's Prometheus registry and the counters features feed (`countWebhookDelivery`). */
+  metrics: Metrics;
   /** The server's log, for background work that runs outside a request. */
   log: FastifyBaseLogger;
 }

@@ -57,7 +57,7 @@ export interface Gateway {
  * the process (LocalBus); external mode connects to MQTT_URL (MqttBus). Either way the same
  * Bus → Ingest → batch writer path runs.
  */
-export function createGateway(config: Config, database: Database, log: Log): Gateway {
+export function createGateway(config: Config, database: Database, log: Log, hooks: { onIngestBatch?: (seconds: number) => void } = {}): Gateway {
   const { db } = database;
   const nodeId = randomBytes(6).toString('hex');
   const counters = new Counters();
@@ -97,6 +97,7 @@ export function createGateway(config: Config, database: Database, log: Log): Gat
     maxAttempts: 5,
     ackAfterWrite: config.deviceAckAfterWrite,
     limits,
+    onBatch: hooks.onIngestBatch,
     log,
   });
 
