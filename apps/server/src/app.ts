@@ -22,7 +22,8 @@ import { installJsonBodyParser } from './http/json-body.ts';
 import { clientError } from './http/client-error.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
-import { rateLimitKey, sharedRateLimitStore, startRateLimitCleanup } from './rate-limit/shared-store.ts';
+import { rateLimitKey, sharedRateLimitStore } from './rate-limit/shared-store.ts';
+import { rateLimitModule } from './rate-limit/rate-limit.module.ts';
 import { frameworkError, installErrorPolicy } from './http/envelope.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createNotifier } from './messages/notify.ts';
@@ -34,7 +35,7 @@ import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
 import { messagesModule } from './messages/messages.module.ts';
 import { menuRoutes } from './menu/menu.routes.ts';
-import { authRoutes } from './auth/auth.routes.ts';
+import { authModule } from './auth/auth.module.ts';
 import { createGateway } from './gateway/gateway.ts';
 import { gatewayModule } from './gateway/gateway.module.ts';
 import { eventsModule } from './events/events.module.ts';
@@ -106,8 +107,6 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   // Counted in the database with a per-endpoint key, so every node enforces the same limit.
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(database.db), keyGenerator: rateLimitKey });
-  const rateLimitCleanup = startRateLimitCleanup(database.db, app.log);
-  app.addHook('onClose', async () => rateLimitCleanup.stop());
   if (config.corsOrigins.length > 0) await app.register(fastifyCors, { origin: config.corsOrigins });
   await app.register(fastifySwagger, {
     openapi: {
@@ -149,6 +148,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   // Every feature, in start order (they stop in reverse). The event spine starts after them all
   // and stops before them, finishing its deliveries in flight.
   const modules: FeatureModule[] = [
+    rateLimitModule,
     routesOnly('health', healthRoutes),
     routesOnly('staff', staffRoutes),
     routesOnly('two-factor', twoFactorRoutes),
@@ -156,7 +156,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('email', emailRoutes),
     messagesModule,
     routesOnly('menu', menuRoutes),
-    routesOnly('auth', authRoutes),
+    authModule,
     gatewayModule,
     shellModule,
     routesOnly('product', productRoutes),
