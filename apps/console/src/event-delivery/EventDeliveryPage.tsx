@@ -68,8 +68,8 @@ export default function EventDeliveryPage() {
         dataIndex: 'lagSeconds',
         width: 140,
         render: (seconds: number, s) => {
-          const lag = formatLag(seconds, locale);
-          if (!lag) return <span data-field="lag">{t('eventDelivery.noLag')}</span>;
+          if (s.pending === 0) return <span data-field="lag">{t('eventDelivery.noLag')}</span>;
+          const lag = formatLag(seconds, locale) ?? t('eventDelivery.underSecond');
           return (
             <Tooltip content={t('eventDelivery.oldestPending', { at: dateTime(s.oldestPendingAt) })}>
               <span data-field="lag" tabIndex={0}>

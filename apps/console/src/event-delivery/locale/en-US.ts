@@ -12,6 +12,7 @@ export default {
   'eventDelivery.health.behind': 'Catching up',
   'eventDelivery.health.failing': 'Failing',
   'eventDelivery.noLag': 'None',
+  'eventDelivery.underSecond': 'Under a second',
   'eventDelivery.oldestPending': 'Oldest waiting event from {at}',
   'eventDelivery.updated': 'Updated {at}, refreshes every {seconds} s',
   'eventDelivery.refresh': 'Refresh',

@@ -12,6 +12,7 @@ export default {
   'eventDelivery.health.behind': '追赶中',
   'eventDelivery.health.failing': '投递失败',
   'eventDelivery.noLag': '无',
+  'eventDelivery.underSecond': '不到 1 秒',
   'eventDelivery.oldestPending': '最早的待投递事件产生于 {at}',
   'eventDelivery.updated': '更新于 {at}，每 {seconds} 秒自动刷新',
   'eventDelivery.refresh': '刷新',
