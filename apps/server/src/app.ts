@@ -93,8 +93,17 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // A request in flight when the stop began is answered with `Connection: close`: its keep-alive
+  // connection turns idle only after the close swept the idle ones, and would hold the stop open
+  // for the whole keep-alive timeout (72 s in Fastify), past most orchestrators' grace period.
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   installJsonBodyParser(app);
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
@@ -185,8 +194,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   });
   // After the HTTP server stopped taking requests and finished those in flight.
   app.addHook('onClose', async () => {
-    await spine.stop();
-    for (const m of [...modules].reverse()) await m.stop?.();
+    await timed(app, 'events', () => spine.stop());
+    for (const m of [...modules].reverse()) if (m.stop) await timed(app, m.name, () => m.stop!());
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {
@@ -207,4 +216,13 @@ export async function buildApp(config: Config, database: Database, opts: { logge
 /** A feature that only serves routes (no background work, no subscriptions). */
 function routesOnly(name: string, routes: (scope: FastifyInstance, ctx: AppContext) => unknown): (ctx: AppContext) => FeatureModule {
   return (ctx) => ({ name, routes: async (scope) => void (await routes(scope, ctx)) });
+}
+
+/** Stops one module, saying how long it took (a slow stop is what an orchestrator's grace period cuts off). */
+async function timed(app: FastifyInstance, name: string, stop: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await stop();
+  const ms = Math.round(performance.now() - started);
+  if (ms >= 1000) app.log.info({ module: name, ms }, 'module stopped slowly');
+  else app.log.debug({ module: name, ms }, 'module stopped');
 }

@@ -32,7 +32,7 @@ describe('sign-in attempt retention', () => {
       const auth = authModule(server.ctx);
       await auth.start!();
       expect(vi.getTimerCount()).toBe(1);
-      const stale = () => ({ username: 'stale', ip: '10.0.0.2', success: false, reason: 'wrong_password', at: new Date(Date.now() - 3 * 86_400_000) });
+      const stale = () => ({ username: 'stale', ip: '10.0.0.2', success: false, reason: 'wrong_password' as const, at: new Date(Date.now() - 3 * 86_400_000) });
       await server.ctx.db.insert(loginAttempts).values(stale());
       vi.advanceTimersByTime(3_600_000);
       await waitFor(async () => (await server.ctx.db.select().from(loginAttempts).where(eq(loginAttempts.username, 'stale'))).length === 0, 10_000, 'the hourly prune');
