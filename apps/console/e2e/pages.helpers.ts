@@ -90,7 +90,7 @@ export async function staffNamed(server: TestServer, token: string, username: st
 /** Text on the page that looks like a missing translation key (`staff.column.user`). */
 export async function untranslatedKeys(page: Page): Promise<string[]> {
   const text = await page.locator('#root').innerText();
-  return [...text.matchAll(/\b(?:staff|systemLog|emailLog|userCenter|workplace|messagesPage|audit|password|menu|endUser|userLog|userDist|task|taskOverview|taskSchedule|taskRun|taskFault|ticket|contentPage)\.[A-Za-z.-]+\b/g)].map((m) => m[0]);
+  return [...text.matchAll(/\b(?:staff|systemLog|emailLog|userCenter|workplace|messagesPage|audit|password|menu|endUser|userLog|userDist|task|taskOverview|taskSchedule|taskRun|taskFault|ticket|contentPage|eventDelivery)\.[A-Za-z.-]+\b/g)].map((m) => m[0]);
 }
 
 /** Removes the console lines of an HTTP refusal the test provoked on purpose; returns how many there were. */

@@ -22,7 +22,8 @@ import { installJsonBodyParser } from './http/json-body.ts';
 import { clientError } from './http/client-error.ts';
 import { createSerializerCompiler } from './http/serializer.ts';
 import { accountRateLimit } from './auth/rate-limit.ts';
-import { rateLimitKey, sharedRateLimitStore, startRateLimitCleanup } from './rate-limit/shared-store.ts';
+import { rateLimitKey, sharedRateLimitStore } from './rate-limit/shared-store.ts';
+import { rateLimitModule } from './rate-limit/rate-limit.module.ts';
 import { frameworkError, installErrorPolicy } from './http/envelope.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createAudit } from './system-log/audit.ts';
@@ -33,7 +34,7 @@ import { systemLogRoutes } from './system-log/system-log.routes.ts';
 import { emailRoutes } from './email/email.routes.ts';
 import { messagesModule } from './messages/messages.module.ts';
 import { menuRoutes } from './menu/menu.routes.ts';
-import { authRoutes } from './auth/auth.routes.ts';
+import { authModule } from './auth/auth.module.ts';
 import { createGateway } from './gateway/gateway.ts';
 import { gatewayModule } from './gateway/gateway.module.ts';
 import { eventsModule } from './events/events.module.ts';
@@ -99,8 +100,17 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // A request in flight when the stop began is answered with `Connection: close`: its keep-alive
+  // connection turns idle only after the close swept the idle ones, and would hold the stop open
+  // for the whole keep-alive timeout (72 s in Fastify), past most orchestrators' grace period.
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   installJsonBodyParser(app);
   // CSV bodies (the SN import) as text; the route's own bodyLimit applies.
@@ -113,8 +123,6 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   // Counted in the database with a per-endpoint key, so every node enforces the same limit.
   await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(database.db), keyGenerator: rateLimitKey });
-  const rateLimitCleanup = startRateLimitCleanup(database.db, app.log);
-  app.addHook('onClose', async () => rateLimitCleanup.stop());
   if (config.corsOrigins.length > 0) await app.register(fastifyCors, { origin: config.corsOrigins });
   await app.register(fastifySwagger, {
     openapi: {
@@ -156,6 +164,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   // Every feature, in start order (they stop in reverse). The event spine starts after them all
   // and stops before them, finishing its deliveries in flight.
   const modules: FeatureModule[] = [
+    rateLimitModule,
     routesOnly('health', healthRoutes),
     // Early in the list, so it stops last: a scrape during shutdown still answers.
     metricsModule,
@@ -165,7 +174,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('email', emailRoutes),
     messagesModule,
     routesOnly('menu', menuRoutes),
-    routesOnly('auth', authRoutes),
+    authModule,
     gatewayModule,
     shellModule,
     routesOnly('product', productRoutes),
@@ -195,8 +204,8 @@ export async function buildApp(config: Config, database: Database, opts: { logge
   });
   // After the HTTP server stopped taking requests and finished those in flight.
   app.addHook('onClose', async () => {
-    await spine.stop();
-    for (const m of [...modules].reverse()) await m.stop?.();
+    await timed(app, 'events', () => spine.stop());
+    for (const m of [...modules].reverse()) if (m.stop) await timed(app, m.name, () => m.stop!());
   });
 
   if (config.consoleDir && existsSync(config.consoleDir)) {
@@ -217,4 +226,13 @@ export async function buildApp(config: Config, database: Database, opts: { logge
 /** A feature that only serves routes (no background work, no subscriptions). */
 function routesOnly(name: string, routes: (scope: FastifyInstance, ctx: AppContext) => unknown): (ctx: AppContext) => FeatureModule {
   return (ctx) => ({ name, routes: async (scope) => void (await routes(scope, ctx)) });
+}
+
+/** Stops one module, saying how long it took (a slow stop is what an orchestrator's grace period cuts off). */
+async function timed(app: FastifyInstance, name: string, stop: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await stop();
+  const ms = Math.round(performance.now() - started);
+  if (ms >= 1000) app.log.info({ module: name, ms }, 'module stopped slowly');
+  else app.log.debug({ module: name, ms }, 'module stopped');
 }

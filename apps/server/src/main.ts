@@ -19,13 +19,23 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing in-flight requests');
+    // app.close(): no new requests, those in flight answered, the event deliveries in flight
+    // finished, the modules stopped in reverse order (the gateway writes every message it
+    // acknowledged); then the database. A stop that failed says so and exits non-zero.
+    let failed = false;
     try {
       await demoFleet?.stop();
       await app.close();
+    } catch (err) {
+      failed = true;
+      app.log.error({ err }, 'stopping failed');
     } finally {
-      await database.close();
-      app.log.info('stopped cleanly');
-      process.exit(0);
+      await database.close().catch((err: unknown) => {
+        failed = true;
+        app.log.error({ err }, 'closing the database failed');
+      });
+      if (!failed) app.log.info('stopped cleanly');
+      process.exit(failed ? 1 : 0);
     }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

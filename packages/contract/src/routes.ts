@@ -107,6 +107,8 @@ export const appRoutes: RouteDef[] = [
       page('system-user', 'system-user', 'menu.system.user', 'staff'),
       page('system-log', 'system-log', 'menu.system.log', 'systemLog'),
       page('email-log', 'email-log', 'menu.system.emailLog', 'emailLog'),
+      // Ours, not the spec's: delivery of the event stream per subscriber, for the same admins as the system log.
+      page('event-delivery', 'event-delivery', 'menu.system.eventDelivery', 'systemLog'),
     ],
   },
   {

@@ -6,7 +6,6 @@ import { principal } from '../http/auth.ts';
 import { localeOf } from '../http/envelope.ts';
 import { backgroundRunner } from './background.ts';
 import { createCaptcha } from './captcha.service.ts';
-import { pruneAttempts } from './login-attempts.service.ts';
 import { signIn } from './login.service.ts';
 import { changePassword } from './password-change.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
@@ -14,13 +13,8 @@ import { updateProfile, userInfo } from './profile.service.ts';
 import { registerAccount } from './register.service.ts';
 import { revokeSession } from './session.service.ts';
 
-/** Sign-in and the signed-in user's own account; docs/api.md "Authentication and the security token". */
+/** Sign-in and the signed-in user's own account; docs/api.md "Authentication and the security token". Its retention runs in auth.module.ts. */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
-  const retention = setInterval(() => {
-    pruneAttempts(ctx).catch((err: unknown) => app.log.warn({ err }, 'sign-in attempt retention failed'));
-  }, 3_600_000);
-  retention.unref();
-  app.addHook('onClose', async () => clearInterval(retention));
   const inBackground = backgroundRunner(app);
 
   serve(app, ctx, authApi, {

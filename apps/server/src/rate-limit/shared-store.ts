@@ -69,23 +69,7 @@ export function clientAddress(ip: string): string {
   return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
 }
 
-/** Rows of windows that ended count for nothing; every node sweeps them once a minute. */
-export function startRateLimitCleanup(db: Db, log: { warn(o: object, m: string): void }) {
-  let running: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    running = db
-      .delete(rateLimitHits)
-      .where(lt(rateLimitHits.resetAt, new Date()))
-      .catch((err: unknown) => log.warn({ err }, 'rate limit cleanup failed'));
-    return running;
-  };
-  const timer = setInterval(() => void sweep(), 60_000);
-  timer.unref();
-  return {
-    sweep,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+/** Rows of windows that ended count for nothing; every node sweeps them (rate-limit.module.ts). */
+export async function sweepEndedWindows(db: Db): Promise<void> {
+  await db.delete(rateLimitHits).where(lt(rateLimitHits.resetAt, new Date()));
 }

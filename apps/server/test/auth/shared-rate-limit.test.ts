@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitHits } from '../../src/rate-limit/rate-limit.sql.ts';
-import { clientAddress, countHit, startRateLimitCleanup } from '../../src/rate-limit/shared-store.ts';
+import { clientAddress, countHit, sweepEndedWindows } from '../../src/rate-limit/shared-store.ts';
 import type { TestServer } from '../harness.ts';
 import { EN, from, login, startAuthServer } from './fixtures.ts';
 
@@ -93,7 +93,7 @@ describe('the shared counter', () => {
 
     // The window above ended in 2026-03 (before the test's clock); a live one stays.
     await countHit(db, 'test live', 60_000);
-    await startRateLimitCleanup(db, console).sweep();
+    await sweepEndedWindows(db);
     const left = async (key: string) => (await db.select({ n: count() }).from(rateLimitHits).where(eq(rateLimitHits.key, key)))[0]!.n;
     expect(await left('test window')).toBe(0);
     expect(await left('test live')).toBe(1);

@@ -26,7 +26,7 @@ describe('POST /api/user/menu', () => {
       meta: { locale: 'menu.dashboard', requiresAuth: true, icon: 'icon-dashboard', order: 0, roles: ['*'] },
       children: [{ path: 'workplace', name: 'workplace', meta: { locale: 'menu.dashboard.workplace', requiresAuth: true, roles: ['*'] } }],
     });
-    expect(names(res.body.data)).toEqual(expect.arrayContaining(['system', 'system-user', 'system-log', 'email-log']));
+    expect(names(res.body.data)).toEqual(expect.arrayContaining(['system', 'system-user', 'system-log', 'email-log', 'event-delivery']));
     const orders = res.body.data.map((r) => r.meta.order ?? Infinity);
     expect([...orders].sort((a, b) => a - b)).toEqual(orders);
   });
@@ -39,6 +39,7 @@ describe('POST /api/user/menu', () => {
     expect(visible).not.toContain('system-user');
     expect(visible).not.toContain('system');
     expect(visible).not.toContain('system-log');
+    expect(visible).not.toContain('event-delivery');
   });
 
   it('needs a session', async () => {
