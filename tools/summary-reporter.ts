@@ -12,7 +12,8 @@ export default class SummaryReporter implements Reporter {
     let skipped = 0;
     const timed: Array<{ test: TestCase; ms: number }> = [];
     for (const module of modules) {
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed += 1;
+      // A file that failed outside its tests (a set-up hook, an import) counts once: its tests are only skipped.
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed')) failed += 1;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed += 1;

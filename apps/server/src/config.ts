@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { meetsPasswordBaseline, PASSWORD_HASH_COST, type PasswordHashCost } from './auth/password.ts';
 import { DEFAULT_TICKET_ATTACHMENT_MAX_MB, roles, serverEntrySchema, type MapBase, type Role, type ServerEntry } from '@mowerline/contract';
 
 const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
@@ -136,6 +137,8 @@ export interface Config {
    * environment setting: a minute is the policy; tests shorten it.
    */
   deviceAbuseWindowMs: number;
+  /** argon2id work factors for passwords: the baseline, never set from the environment; test runs may lower them. */
+  passwordHashCost: PasswordHashCost;
   telemetryFlushMs: number;
   telemetryBatchMax: number;
   /** Telemetry writers side by side (PostgreSQL; PGlite has one connection, so one writer). */
@@ -279,7 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = path.resolve(cwd, e.DATA_DIR ?? 'data');
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const servers = e.SERVER_LIST ? z.array(serverEntrySchema).parse(JSON.parse(e.SERVER_LIST)) : defaultServers(publicUrl);
-  return {
+  const config: Config = {
     production: e.NODE_ENV === 'production',
     checkResponses: e.NODE_ENV !== 'production',
     port: e.PORT,
@@ -300,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     deviceAckAfterWrite: e.DEVICE_ACK_AFTER_WRITE === 'true',
     deviceLimits: { telemetryRate: e.DEVICE_TELEMETRY_RATE, telemetryBurst: e.DEVICE_TELEMETRY_BURST, eventsPerHour: e.DEVICE_EVENTS_PER_HOUR },
     deviceAbuseWindowMs: 60_000,
+    passwordHashCost: PASSWORD_HASH_COST,
     telemetryFlushMs: e.TELEMETRY_FLUSH_MS,
     telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
     telemetryWriters: e.TELEMETRY_WRITERS,
@@ -368,4 +372,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,
   };
+  // Cheaper password hashing only where passwords are throw-away: a test run.
+  if (e.NODE_ENV !== 'test' && !meetsPasswordBaseline(config.passwordHashCost)) {
+    throw new Error('passwordHashCost below the argon2id baseline is allowed in tests only (NODE_ENV=test)');
+  }
+  return config;
 }

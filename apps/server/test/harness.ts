@@ -9,6 +9,12 @@ import { answerProblem } from './answer-check.ts';
 
 export const ADMIN = { username: 'admin', password: 'Str0ng#Mower26' } as const;
 
+/**
+ * argon2id at test strength: the same algorithm and checks, a fraction of the baseline's memory and
+ * passes (thousands of sign-ins per run). loadConfig refuses it outside NODE_ENV=test.
+ */
+export const TEST_PASSWORD_HASH_COST = { memoryCost: 256, timeCost: 1 } as const;
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
@@ -85,6 +91,7 @@ export async function startServer(
       mqttTlsPort: 0,
       // Suites sign in with a password alone unless they opt in to the second-factor policy.
       require2faRoles: [],
+      passwordHashCost: TEST_PASSWORD_HASH_COST,
       ...opts.config,
     },
   );

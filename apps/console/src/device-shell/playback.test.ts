@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ShellFrame } from '@mowerline/contract';
 import { MAX_PAUSE_MS, Player, shownBytes, timeline } from './playback.ts';
 
@@ -11,6 +11,9 @@ const frames: ShellFrame[] = [
 ];
 
 describe('playback', () => {
+  // Real timers again even when a test fails: the next suite in this worker needs them.
+  afterEach(() => vi.useRealTimers());
+
   it('keeps the order and timings, shortening long pauses', () => {
     const line = timeline(frames);
     expect(line.map((f) => f.at)).toEqual([0, 100, 150, 150 + MAX_PAUSE_MS]);
@@ -37,6 +40,5 @@ describe('playback', () => {
     vi.advanceTimersByTime(MAX_PAUSE_MS / 2);
     expect(written).toEqual(['hello ', 'world']);
     expect(done).toBe(true);
-    vi.useRealTimers();
   });
 });

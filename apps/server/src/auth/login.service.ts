@@ -73,7 +73,7 @@ export async function signIn(app: FastifyInstance, ctx: AppContext, request: Fas
   }
 
   const user = await findStaffByUsername(ctx, username);
-  const passwordOk = await verifyPassword(user?.passwordHash, body.password);
+  const passwordOk = await verifyPassword(user?.passwordHash, body.password, ctx.config.passwordHashCost);
   if (!user || !passwordOk) return refuse('wrong_password', user);
   if (user.status === 'pending') return refuse('pending', user);
   if (user.status === 'disabled') return refuse('disabled', user);

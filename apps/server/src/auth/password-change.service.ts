@@ -19,7 +19,7 @@ import { staffChanged } from '../staff/staff-events.ts';
 export async function changePassword(ctx: AppContext, request: FastifyRequest, me: Principal, body: ChangePasswordBody): Promise<void> {
   const [row] = await ctx.db.select({ passwordHash: staffUsers.passwordHash }).from(staffUsers).where(eq(staffUsers.id, me.id)).limit(1);
   const target = { targetType: 'staff', targetId: me.id, targetName: me.username } as const;
-  if (!(await verifyPassword(row?.passwordHash, body.oldPassword))) {
+  if (!(await verifyPassword(row?.passwordHash, body.oldPassword, ctx.config.passwordHashCost))) {
     // A stolen session guessing the password is worth seeing in the log.
     await ctx.audit(request, { action: 'auth.password.change', result: 'failure', ...target, detail: { reason: 'wrong_old_password' } });
     throw new AppError('WRONG_OLD_PASSWORD');
@@ -27,7 +27,7 @@ export async function changePassword(ctx: AppContext, request: FastifyRequest, m
   if (body.newPassword === body.oldPassword) throw new AppError('SAME_PASSWORD');
   if (!checkPassword(body.newPassword, me.username)) throw new AppError('WEAK_PASSWORD');
 
-  const passwordHash = await hashPassword(body.newPassword);
+  const passwordHash = await hashPassword(body.newPassword, ctx.config.passwordHashCost);
   const now = new Date();
   const revoked = await ctx.db.transaction(async (tx) => {
     await tx.update(staffUsers).set({ passwordHash, passwordChangedAt: now, updatedAt: now }).where(eq(staffUsers.id, me.id));

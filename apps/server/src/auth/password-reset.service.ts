@@ -118,7 +118,7 @@ export async function resetPassword(ctx: AppContext, request: FastifyRequest, bo
   }
   const user = found.user;
   if (!checkPassword(body.newPassword, user.username)) throw new AppError('WEAK_PASSWORD');
-  const passwordHash = await hashPassword(body.newPassword);
+  const passwordHash = await hashPassword(body.newPassword, ctx.config.passwordHashCost);
   const now = new Date();
   const revoked = await ctx.db.transaction(async (tx) => {
     // Claiming the link inside the transaction settles two simultaneous uses: one wins.

@@ -28,7 +28,7 @@ export async function registerAccount(ctx: AppContext, request: FastifyRequest, 
   if (await findStaffByUsername(ctx, body.username)) return refuse('USERNAME_TAKEN');
   if (!checkPassword(body.password, body.username)) return refuse('WEAK_PASSWORD');
 
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, ctx.config.passwordHashCost);
   const reason = body.reason ?? '';
   let inserted;
   try {

@@ -15,7 +15,7 @@ async function main() {
   const username = values.user ?? config.adminUsername;
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const reset = await resetStaffPassword(database.db, username);
+    const reset = await resetStaffPassword(database.db, username, config.passwordHashCost);
     process.stdout.write(
       framed([
         `New password for "${reset.username}": ${reset.password}`,

@@ -161,7 +161,7 @@ export async function register(ctx: AppContext, body: AppRegisterBody, limit: ()
   requirePolicy(body.password, email);
   // After the checks of the form itself, so a user correcting a weak password keeps their quota.
   await limit();
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, ctx.config.passwordHashCost);
   const existing = await findUserByEmail(ctx, email);
   if (existing) return alreadyRegistered(ctx, existing);
   let row: AppUserRow;
@@ -208,7 +208,7 @@ export async function createAppAccount(ctx: AppContext, body: AppRegisterBody): 
   if (existing) return { id: existing.id, created: false };
   const [row] = await ctx.db
     .insert(appUsers)
-    .values({ email, passwordHash: await hashPassword(body.password), name: body.name, country: body.country, city: body.city ?? '', phone: body.phone ?? '', locale: body.locale, timeZone: body.timeZone })
+    .values({ email, passwordHash: await hashPassword(body.password, ctx.config.passwordHashCost), name: body.name, country: body.country, city: body.city ?? '', phone: body.phone ?? '', locale: body.locale, timeZone: body.timeZone })
     .onConflictDoNothing()
     .returning({ id: appUsers.id });
   if (row) return { id: row.id, created: true };
@@ -238,7 +238,7 @@ export async function login(app: FastifyInstance, ctx: AppContext, request: Fast
     throw new AppError('ACCOUNT_LOCKED', { minutes });
   }
   const user = await findUserByEmail(ctx, email);
-  if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
+  if (!(await verifyPassword(user?.passwordHash, password, ctx.config.passwordHashCost)) || !user) {
     await recordAttempt(ctx, key, request.ip, 'wrong_password');
     throw new AppError('APP_LOGIN_FAILED');
   }
@@ -274,7 +274,7 @@ export async function resetPassword(ctx: AppContext, email: string, code: string
   await consumeCode(ctx, user.id, 'reset', code);
   await ctx.db
     .update(appUsers)
-    .set({ passwordHash: await hashPassword(newPassword), status: user.status === 'unverified' ? 'active' : user.status, updatedAt: new Date() })
+    .set({ passwordHash: await hashPassword(newPassword, ctx.config.passwordHashCost), status: user.status === 'unverified' ? 'active' : user.status, updatedAt: new Date() })
     .where(eq(appUsers.id, user.id));
   await revokeAppSessions(ctx.db, user.id);
   await recordAttempt(ctx, attemptKey(user.email), '', 'password_reset');
@@ -310,17 +310,17 @@ export async function updateProfile(ctx: AppContext, userId: number, body: AppPr
 
 export async function changePassword(ctx: AppContext, userId: number, sessionId: string, oldPassword: string, newPassword: string) {
   const user = await getUser(ctx, userId);
-  if (!(await verifyPassword(user.passwordHash, oldPassword))) throw new AppError('WRONG_OLD_PASSWORD');
+  if (!(await verifyPassword(user.passwordHash, oldPassword, ctx.config.passwordHashCost))) throw new AppError('WRONG_OLD_PASSWORD');
   if (oldPassword === newPassword) throw new AppError('SAME_PASSWORD');
   requirePolicy(newPassword, user.email);
-  await ctx.db.update(appUsers).set({ passwordHash: await hashPassword(newPassword), updatedAt: new Date() }).where(eq(appUsers.id, userId));
+  await ctx.db.update(appUsers).set({ passwordHash: await hashPassword(newPassword, ctx.config.passwordHashCost), updatedAt: new Date() }).where(eq(appUsers.id, userId));
   return revokeAppSessions(ctx.db, userId, sessionId);
 }
 
 /** Schedules the erasure; every session ends, and signing in again within the grace period cancels it. */
 export async function requestDeletion(ctx: AppContext, userId: number, password: string, now = new Date()): Promise<Date> {
   const user = await getUser(ctx, userId);
-  if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('WRONG_OLD_PASSWORD');
+  if (!(await verifyPassword(user.passwordHash, password, ctx.config.passwordHashCost))) throw new AppError('WRONG_OLD_PASSWORD');
   const deletionAt = new Date(now.getTime() + APP_DELETION_GRACE_DAYS * DAY_MS);
   await ctx.db.update(appUsers).set({ status: 'deletion_pending', deletionAt, updatedAt: now }).where(eq(appUsers.id, userId));
   await revokeAppSessions(ctx.db, userId);

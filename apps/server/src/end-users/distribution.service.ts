@@ -11,14 +11,15 @@ const FRESH_MS = 10_000;
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
 
-let lastRefresh = 0;
+/** When each database's positions were last coded (per database: one process may serve several, as test runs do). */
+const lastRefresh = new WeakMap<Db, number>();
 
 /**
  * Codes the positions of mowers that are new or have moved (country-coder + nearest place) into
  * `device_geo`, `limit` at a time; returns how many it coded.
  */
 export async function refreshDeviceGeo(db: Db, limit = 5000): Promise<number> {
-  lastRefresh = Date.now();
+  lastRefresh.set(db, Date.now());
   const moved = rowsOf<{ sn: string; lat: number; lng: number }>(
     await db.execute(sql`
       select s.sn, s.lat, s.lng from device_state s left join device_geo g on g.sn = s.sn
@@ -41,7 +42,7 @@ export async function refreshDeviceGeo(db: Db, limit = 5000): Promise<number> {
 }
 
 async function freshGeo(db: Db) {
-  if (Date.now() - lastRefresh > FRESH_MS) await refreshDeviceGeo(db);
+  if (Date.now() - (lastRefresh.get(db) ?? 0) > FRESH_MS) await refreshDeviceGeo(db);
 }
 
 const share = (count: number, total: number) => (total > 0 ? Math.round((count / total) * 10_000) / 10_000 : 0);

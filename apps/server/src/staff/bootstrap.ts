@@ -30,7 +30,7 @@ export async function ensureInitialAdmin(db: Db, config: Config, print: (text: s
     .insert(staffUsers)
     .values({
       username: config.adminUsername,
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, config.passwordHashCost),
       name: config.adminUsername,
       role: 'admin',
       status: 'active',

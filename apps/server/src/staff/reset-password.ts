@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword, type PasswordHashCost } from '../auth/password.ts';
 import { loginAttempts } from '../auth/auth.sql.ts';
 import { retireResetLinks } from '../auth/password-reset.service.ts';
 import { revokeUserSessions } from '../auth/session.service.ts';
@@ -21,13 +21,13 @@ export interface PasswordReset {
  * random password, as an admin's reset would — older reset links and every session end, a sign-in
  * lock-out is lifted — and records it in the system log with the system as the actor.
  */
-export async function resetStaffPassword(db: Db, username: string): Promise<PasswordReset> {
+export async function resetStaffPassword(db: Db, username: string, cost: PasswordHashCost): Promise<PasswordReset> {
   const [user] = await db.select().from(staffUsers).where(sql`lower(${staffUsers.username}) = ${username.toLowerCase()}`).limit(1);
   if (!user) throw new Error(`No staff account named "${username}".`);
   const password = randomPassword();
   const now = new Date();
   const revokedSessions = await db.transaction(async (tx) => {
-    await tx.update(staffUsers).set({ passwordHash: await hashPassword(password), passwordChangedAt: now, updatedAt: now }).where(eq(staffUsers.id, user.id));
+    await tx.update(staffUsers).set({ passwordHash: await hashPassword(password, cost), passwordChangedAt: now, updatedAt: now }).where(eq(staffUsers.id, user.id));
     await retireResetLinks(tx, user.id);
     await tx.insert(loginAttempts).values({ username: user.username.toLowerCase(), ip: '', success: true, reason: 'password_reset', trusted: false, at: now });
     return revokeUserSessions(tx, user.id);

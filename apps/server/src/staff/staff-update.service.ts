@@ -33,7 +33,7 @@ interface Outcome {
  */
 export async function updateStaff(ctx: AppContext, request: FastifyRequest, body: StaffUpdateBody): Promise<StaffWriteResult> {
   const actor = principal(request);
-  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
+  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password, ctx.config.passwordHashCost);
   let outcome: Outcome;
   let targetName = '';
   try {

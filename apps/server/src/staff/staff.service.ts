@@ -104,7 +104,7 @@ export async function createStaff(ctx: AppContext, request: FastifyRequest, body
       .where(sql`lower(${staffUsers.username}) = lower(${body.username})`)
       .limit(1);
     if (taken) throw new AppError('USERNAME_TAKEN');
-    const passwordHash = await hashPassword(body.password ?? randomPassword());
+    const passwordHash = await hashPassword(body.password ?? randomPassword(), ctx.config.passwordHashCost);
     // The unique index on lower(username) settles a race between two creations of the same name.
     row = await ctx.db
       .transaction(async (tx) => {

@@ -32,7 +32,7 @@ export async function stepUp(ctx: AppContext, request: FastifyRequest, me: Princ
     }
   } else if (body.password !== undefined) {
     const [row] = await ctx.db.select({ hash: staffUsers.passwordHash }).from(staffUsers).where(eq(staffUsers.id, me.id)).limit(1);
-    if (await verifyPassword(row?.hash, body.password)) method = 'password';
+    if (await verifyPassword(row?.hash, body.password, ctx.config.passwordHashCost)) method = 'password';
   }
   if (!method) {
     await recordAttempt(ctx, username, request.ip, 'wrong_code', false);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { OtaMower } from '../../../fleet-sim/src/ota-mower.ts';
 import { messageKinds } from '@mowerline/contract';
 import { messages } from '../../src/messages/messages.sql.ts';
+import { rowsOf } from '../../src/ota/job-steps.ts';
 import { otaJobs } from '../../src/ota/ota.sql.ts';
 import type { TestServer } from '../harness.ts';
 import { campaign, createCampaign, firmwareImage, releasedFirmware, seedDevices, seedModel, startMowers, startOtaServer, waitFor } from './fixtures.ts';
@@ -32,6 +33,13 @@ describe('OTA failure paths', () => {
   }
 
   const jobsOf = (campaignId: number) => server.ctx.db.select().from(otaJobs).where(eq(otaJobs.campaignId, campaignId));
+  /** The campaign's ticks queued or running in the engine's job queue (pg-boss). */
+  const pendingTicks = async (campaignId: number) =>
+    rowsOf<{ n: number }>(
+      await server.ctx.db.execute(
+        sql`select count(*)::int as n from pgboss.job where name = 'ota-campaign-tick' and singleton_key = ${String(campaignId)} and state in ('created', 'retry', 'active')`,
+      ),
+    )[0]!.n;
 
   it('pauses the rollout automatically when 20% of installs fail', async () => {
     const { model, mowers } = await fleetOf(100);
@@ -53,9 +61,12 @@ describe('OTA failure paths', () => {
     expect(notes[0]!.params).toMatchObject({ id: String(created.id), name: 'test rollout' });
     const failed = await server.ctx.db.select().from(otaJobs).where(and(eq(otaJobs.campaignId, created.id), eq(otaJobs.state, 'FAILED')));
     expect(failed.every((j) => j.reason === 'INSTALL_FAILED')).toBe(true);
-    // Nothing more is dispatched while paused.
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await campaign(server, token, created.id)).counts.QUEUED).toBe(paused.counts.QUEUED);
+    // Nothing more is dispatched while paused: once no campaign tick is waiting or running (the
+    // engine stopped rescheduling it, and the tick that paused it has ended), the rows stand still.
+    await waitFor(async () => (await pendingTicks(created.id)) === 0, 30_000, 50);
+    const after = await campaign(server, token, created.id);
+    expect(after.status).toBe('paused');
+    expect(after.counts.QUEUED).toBe(paused.counts.QUEUED);
     const resumed = await server.api<{ status: string }>('POST', `/api/admin/ota/campaign/${created.id}/resume`, { token });
     expect(resumed.body.data.status).toBe('running');
     const cancelled = await server.api<{ status: string; counts: Record<string, number> }>('POST', `/api/admin/ota/campaign/${created.id}/cancel`, { token });
