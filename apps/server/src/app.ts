@@ -59,6 +59,8 @@ import { contentRoutes } from './content/content.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { coreAttentionSources } from './dashboard/attention.ts';
 import { installRequestLog, loggerOptions } from './http/request-log.ts';
+import { createApiKeyGuard } from './integrations/api-key-auth.ts';
+import { integrationsModule } from './integrations/integrations.module.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -137,7 +139,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
     audit: createAudit(db),
     notify: createNotifier(db),
-    guard: createGuard(app, principalOf, config),
+    guard: createGuard(app, principalOf, config, createApiKeyGuard(db, { ratePerMinute: config.apiKeyRateLimit })),
     principalOf,
     appGuard: createAppGuard(app, db, appPrincipals),
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
@@ -172,6 +174,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('tickets', ticketRoutes),
     routesOnly('content', contentRoutes),
     storedFilesModule,
+    integrationsModule,
     // The workplace's attention list: each feature with rows that need staff contributes a source.
     routesOnly('dashboard', (scope, c) => dashboardRoutes(scope, c, [...coreAttentionSources, ...ticketAttentionSources])),
   ].map((create) => create(ctx));
