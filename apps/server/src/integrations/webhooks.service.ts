@@ -131,7 +131,7 @@ export async function retryDelivery(db: Db, id: number, now: Date) {
   const [row] = await db
     .update(webhookDeliveries)
     .set({ status: 'pending', nextAt: now, lockedUntil: null, lockedBy: null })
-    .where(and(eq(webhookDeliveries.id, id), sql`${webhookDeliveries.status} <> 'pending' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < ${now.toISOString()}::timestamptz`))
+    .where(and(eq(webhookDeliveries.id, id), sql`(${webhookDeliveries.status} <> 'pending' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < ${now.toISOString()}::timestamptz)`))
     .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
   if (!row) {
     const [exists] = await db.select({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId }).from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
