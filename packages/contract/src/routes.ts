@@ -107,6 +107,7 @@ export const appRoutes: RouteDef[] = [
       page('system-user', 'system-user', 'menu.system.user', 'staff'),
       page('system-log', 'system-log', 'menu.system.log', 'systemLog'),
       page('email-log', 'email-log', 'menu.system.emailLog', 'emailLog'),
+      page('integrations', 'integrations', 'menu.system.integrations', 'integrations'),
     ],
   },
   {

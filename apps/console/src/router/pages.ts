@@ -13,6 +13,7 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'system-user': lazy(() => import('../staff/StaffPage.tsx')),
   'system-log': lazy(() => import('../system-log/SystemLogPage.tsx')),
   'email-log': lazy(() => import('../email-log/EmailLogPage.tsx')),
+  integrations: lazy(() => import('../integrations/IntegrationsPage.tsx')),
   'user-center': lazy(() => import('../user-center/UserCenterPage.tsx')),
   'user-messages': lazy(() => import('../messages/MessagesPage.tsx')),
   'device-list': lazy(() => import('../devices/DeviceListPage.tsx')),
