@@ -71,10 +71,10 @@ function DeliveryDetail({ delivery }: { delivery: WebhookDelivery }) {
   const t = useT();
   const headers = Object.entries(delivery.requestHeaders);
   return (
+    <div data-testid="delivery-detail">
     <Descriptions
       column={1}
       size="small"
-      data-testid="delivery-detail"
       data={[
         {
           label: t('integrations.deliveries.headers'),
@@ -88,5 +88,6 @@ function DeliveryDetail({ delivery }: { delivery: WebhookDelivery }) {
         { label: t('integrations.deliveries.error'), value: delivery.error || '-' },
       ]}
     />
+    </div>
   );
 }
