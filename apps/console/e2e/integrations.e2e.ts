@@ -29,6 +29,15 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .filter((found) => !arcoOwn.some((pattern) => pattern.test(found)));
 }
 
+/** Revokes every key and deletes every webhook, so each language starts from the empty page. */
+async function clearIntegrations(server: TestServer) {
+  const admin = await server.login();
+  const keys = await server.api<{ list: Array<{ id: number }> }>('GET', '/api/admin/api-key?pageSize=100', { token: admin });
+  for (const k of keys.body.data.list) await server.api('DELETE', `/api/admin/api-key/${k.id}`, { token: admin });
+  const hooks = await server.api<Array<{ id: number }>>('GET', '/api/admin/webhook', { token: admin });
+  for (const h of hooks.body.data) await server.api('DELETE', `/api/admin/webhook/${h.id}`, { token: admin });
+}
+
 describe('integrations page', () => {
   let server: TestServer;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -122,6 +131,7 @@ describe('integrations page', () => {
         expect(opened.errors).toEqual([]);
       } finally {
         await opened?.context.close();
+        await clearIntegrations(server);
       }
     }, 240_000);
   }

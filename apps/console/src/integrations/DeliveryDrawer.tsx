@@ -4,6 +4,7 @@ import type { Webhook, WebhookDelivery } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { useFormatTime } from '../locale/format.ts';
 import { usePaging } from '../components/usePaging.ts';
+import { namedExpandIcon } from '../components/a11y.tsx';
 import { useDeliveries, useRetryDelivery } from './integrations.api.ts';
 
 const statusColor = { pending: 'orange', succeeded: 'green', failed: 'red' } as const;
@@ -62,6 +63,7 @@ export function DeliveryDrawer({ webhook, onClose }: { webhook?: Webhook; onClos
         noDataElement={<Empty description={t('integrations.deliveries.empty')} />}
         pagination={pagination(log.data?.total ?? 0)}
         expandedRowRender={(d) => <DeliveryDetail delivery={d} />}
+        expandProps={{ width: 48, icon: namedExpandIcon((open) => t(open ? 'common.collapseRow' : 'common.expandRow')) }}
       />
     </Drawer>
   );

@@ -47,7 +47,7 @@ export function postWebhook(target: CheckedTarget, headers: Record<string, strin
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const done = () => finish({ status: response.statusCode, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\u0000/g, ''), error: '' });
+        const done = () => finish({ status: response.statusCode, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replaceAll('\u0000', ''), error: '' });
         response.on('data', (chunk: Buffer) => {
           if (size >= EXCERPT_BYTES) return;
           chunks.push(chunk);
