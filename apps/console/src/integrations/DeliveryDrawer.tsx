@@ -1,4 +1,4 @@
-import { Button, Descriptions, Drawer, Empty, Space, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Drawer, Empty, Space, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { IconRefresh } from '@arco-design/web-react/icon';
 import type { Webhook, WebhookDelivery } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
@@ -69,27 +69,23 @@ export function DeliveryDrawer({ webhook, onClose }: { webhook?: Webhook; onClos
   );
 }
 
+/** The last attempt in full; plain text in the body colour, readable on the expanded row's background in both themes. */
 function DeliveryDetail({ delivery }: { delivery: WebhookDelivery }) {
   const t = useT();
   const headers = Object.entries(delivery.requestHeaders);
+  const block = { margin: '0 0 12px', whiteSpace: 'pre-wrap', wordBreak: 'break-all' } as const;
   return (
-    <div data-testid="delivery-detail">
-    <Descriptions
-      column={1}
-      size="small"
-      data={[
-        {
-          label: t('integrations.deliveries.headers'),
-          value: headers.length ? (
-            <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{headers.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
-          ) : (
-            '-'
-          ),
-        },
-        { label: t('integrations.deliveries.excerpt'), value: <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{delivery.responseExcerpt || '-'}</pre> },
-        { label: t('integrations.deliveries.error'), value: delivery.error || '-' },
-      ]}
-    />
-    </div>
+    <dl data-testid="delivery-detail" style={{ margin: 0 }}>
+      <dt style={{ fontWeight: 600 }}>{t('integrations.deliveries.headers')}</dt>
+      <dd style={{ margin: 0 }}>
+        <pre style={block}>{headers.length ? headers.map(([k, v]) => `${k}: ${v}`).join('\n') : '-'}</pre>
+      </dd>
+      <dt style={{ fontWeight: 600 }}>{t('integrations.deliveries.excerpt')}</dt>
+      <dd style={{ margin: 0 }}>
+        <pre style={block}>{delivery.responseExcerpt || '-'}</pre>
+      </dd>
+      <dt style={{ fontWeight: 600 }}>{t('integrations.deliveries.error')}</dt>
+      <dd style={{ margin: 0 }}>{delivery.error || '-'}</dd>
+    </dl>
   );
 }
