@@ -62,6 +62,8 @@ import { coreAttentionSources } from './dashboard/attention.ts';
 import { installRequestLog, loggerOptions } from './http/request-log.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { installHttpMetrics, metricsModule } from './metrics/metrics.module.ts';
+import { createApiKeyGuard } from './integrations/api-key-auth.ts';
+import { integrationsModule } from './integrations/integrations.module.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -151,7 +153,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     db,
     mailer: createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom }),
     audit: createAudit(db),
-    guard: createGuard(app, principalOf, config),
+    guard: createGuard(app, principalOf, config, createApiKeyGuard(db, { ratePerMinute: config.apiKeyRateLimit })),
     principalOf,
     appGuard: createAppGuard(app, db, appPrincipals),
     rateLimits: { account: accountRateLimit(config), deviceAuth: deviceAuthRateLimit(config) },
@@ -190,6 +192,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     ticketsModule,
     routesOnly('content', contentRoutes),
     storedFilesModule,
+    integrationsModule,
     // The workplace's attention list: each feature with rows that need staff contributes a source.
     routesOnly('dashboard', (scope, c) => dashboardRoutes(scope, c, [...coreAttentionSources, ...ticketAttentionSources])),
   ].map((create) => create(ctx));

@@ -98,12 +98,26 @@ const envSchema = z.object({
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65_535).optional()),
   // Too short is an error, not a silent "off": the operator meant to turn the endpoint on.
   METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(16, 'METRICS_TOKEN: at least 16 characters').optional()),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
 /** Names of every setting, so the README's table can be checked against them. */
 export const settingNames = Object.keys(envSchema.shape);
 
 export interface Config {
+  /** Calls per minute one API key may make, counted for all nodes together. */
+  apiKeyRateLimit: number;
+  /** Webhook URLs may be plain `http` (tests, on-premise). */
+  webhookAllowHttp: boolean;
+  /** Webhook URLs may resolve to loopback, private, link-local and metadata addresses (tests, on-premise). */
+  webhookAllowPrivate: boolean;
+  /**
+   * The webhook sender's clock (retry times, the three-day disable rule). Not an environment
+   * setting: tests move it forward instead of waiting days.
+   */
+  webhookClock: () => Date;
   production: boolean;
   /** Every answer also written by zod and compared with the compiled writer (http/serializer.ts): all but production. */
   checkResponses: boolean;
@@ -304,6 +318,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     deviceLimits: { telemetryRate: e.DEVICE_TELEMETRY_RATE, telemetryBurst: e.DEVICE_TELEMETRY_BURST, eventsPerHour: e.DEVICE_EVENTS_PER_HOUR },
     deviceAbuseWindowMs: 60_000,
     passwordHashCost: PASSWORD_HASH_COST,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    webhookAllowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookClock: () => new Date(),
     telemetryFlushMs: e.TELEMETRY_FLUSH_MS,
     telemetryBatchMax: e.TELEMETRY_BATCH_MAX,
     telemetryWriters: e.TELEMETRY_WRITERS,

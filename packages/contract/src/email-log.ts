@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoTimeQuery, pageQuerySchema } from './envelope.ts';
 
 export const emailStatuses = ['sent', 'failed', 'not_sent'] as const;
-export const emailTemplates = ['password-reset', 'staff-invite', 'account-approved', 'account-request', 'app-verify', 'app-password-reset', 'app-device-shared', 'app-register-existing', 'app-session-ended', 'ticket-reply', 'factor-added', 'factor-removed', 'factors-reset'] as const;
+export const emailTemplates = ['password-reset', 'staff-invite', 'account-approved', 'account-request', 'app-verify', 'app-password-reset', 'app-device-shared', 'app-register-existing', 'app-session-ended', 'ticket-reply', 'factor-added', 'factor-removed', 'factors-reset', 'webhook-disabled'] as const;
 export type EmailTemplate = (typeof emailTemplates)[number];
 
 export const emailLogSchema = z.object({

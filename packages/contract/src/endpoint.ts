@@ -136,6 +136,13 @@ export function endpointErrors(def: EndpointDef): ErrorKey[] {
   if (def.access.kind === 'staff' && def.access.resource) keys.add('FORBIDDEN');
   if (def.access.kind === 'staff' && !def.enrolmentAllowed) keys.add('TWO_FACTOR_ENROL_REQUIRED');
   if (def.access.kind === 'staff' && def.stepUp) keys.add('STEP_UP_REQUIRED');
+  // A staff endpoint also takes an API key (`Authorization: Bearer mwl_…`): refused where keys never
+  // go, short of a scope, or over the key's own rate limit.
+  if (def.access.kind === 'staff') {
+    keys.add('API_KEY_NOT_ALLOWED');
+    keys.add('API_KEY_SCOPE');
+    keys.add('API_KEY_RATE_LIMITED');
+  }
   if (def.params || def.query || def.body || def.consumes) {
     keys.add('VALIDATION');
     keys.add('UNSTORABLE_TEXT');

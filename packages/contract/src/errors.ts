@@ -145,6 +145,21 @@ export const errors = {
     'zh-CN': '图片帖需要一张上传的图片，视频需要上传的视频或视频链接，文章不带媒体；封面必须是图片',
     'en-US': 'An image post needs an uploaded image, a video an uploaded video or a URL, an article no media; a cover must be an image',
   },
+  API_KEY_NOT_ALLOWED: {
+    code: 49001,
+    http: 403,
+    'zh-CN': 'API 密钥不能调用此接口（远程终端、需二次验证的操作、员工与集成管理、个人账号）',
+    'en-US': 'Not allowed for API keys (shell, actions that need a step-up, staff and integration management, personal account)',
+  },
+  API_KEY_SCOPE: { code: 49002, http: 403, 'zh-CN': 'API 密钥缺少权限范围 {scope}', 'en-US': 'The API key lacks the scope {scope}' },
+  API_KEY_RATE_LIMITED: { code: 49003, http: 429, 'zh-CN': 'API 密钥调用过于频繁，请稍后再试', 'en-US': 'Too many calls with this API key; try again shortly' },
+  API_KEY_EXPIRY_PAST: { code: 49004, http: 400, 'zh-CN': '过期时间必须晚于现在', 'en-US': 'The expiry must be in the future' },
+  WEBHOOK_URL_REFUSED: {
+    code: 49005,
+    http: 400,
+    'zh-CN': 'Webhook 地址被拒绝：{reason}',
+    'en-US': 'Webhook URL refused: {reason}',
+  },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -42,6 +42,7 @@ export const eventSubject = {
   endUser: (id: number) => `end-user:${id}`,
   staff: (id: number) => `staff:${id}`,
   signIn: (username: string) => `sign-in:${username.toLowerCase()}`,
+  webhook: (id: number) => `webhook:${id}`,
 } as const;
 
 const type = <S extends z.ZodType>(subject: EventType['subject'], description: string, payload: S, version = 1): EventType<S> => ({ version, subject, description, payload });
@@ -130,6 +131,11 @@ export const eventTypes = {
       ip: text(64).optional(),
       at,
     }),
+  ),
+  'webhook.disabled': type(
+    'webhook',
+    'A webhook endpoint kept failing for three days and was switched off; admins switch it on again.',
+    obj({ webhookId: id, url: text(2048), failingSince: at, at }),
   ),
   'security.sign_in_failed': type('signIn', 'A staff sign-in was refused (wrong password or code, locked, captcha, pending or disabled account).', obj({ username: text(64), ip: text(64), reason: text(32), at })),
   'security.locked_out': type('signIn', 'Wrong passwords from one source locked a staff username out of signing in.', obj({ username: text(64), ip: text(64), minutes: z.number().int().positive(), at })),

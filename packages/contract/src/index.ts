@@ -29,3 +29,4 @@ export * from './endpoints/index.ts';
 export * from './stored-text.ts';
 export * from './json-depth.ts';
 export * from './events.ts';
+export * from './integrations.ts';

@@ -53,6 +53,8 @@ export const messageKinds = {
   deviceEvents: 9,
   /** A device stayed far above its ingest limits: disconnected and flagged (`device.flagged`). */
   deviceFlagged: 10,
+  /** A webhook failed for days in a row and was switched off. */
+  webhookDisabled: 28,
 } as const;
 
 /**

@@ -81,6 +81,8 @@ export const permissions = {
   content: ['*'],
   /** Write, upload, publish and archive app content (operators' daily work, like app-user support). */
   contentWrite: ['*'],
+  /** API keys and webhooks for other systems: admin only, and never open to an API key. */
+  integrations: ['admin'],
 } as const satisfies Record<string, readonly RoleRule[]>;
 export type Resource = keyof typeof permissions;
 

@@ -109,6 +109,7 @@ export const appRoutes: RouteDef[] = [
       page('email-log', 'email-log', 'menu.system.emailLog', 'emailLog'),
       // Ours, not the spec's: delivery of the event stream per subscriber, for the same admins as the system log.
       page('event-delivery', 'event-delivery', 'menu.system.eventDelivery', 'systemLog'),
+      page('integrations', 'integrations', 'menu.system.integrations', 'integrations'),
     ],
   },
   {

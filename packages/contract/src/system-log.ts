@@ -106,6 +106,13 @@ export const auditActions = [
   'content.update',
   'content.state',
   'content.file.upload',
+  'integration.api-key.create',
+  'integration.api-key.revoke',
+  'integration.webhook.create',
+  'integration.webhook.update',
+  'integration.webhook.delete',
+  'integration.webhook.test',
+  'integration.webhook.retry',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -130,5 +137,8 @@ export const auditTargetTypes = [
   'content',
   'content-file',
   'session',
+  'api-key',
+  'webhook',
+  'webhook-delivery',
 ] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];

@@ -14,6 +14,7 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'system-log': lazy(() => import('../system-log/SystemLogPage.tsx')),
   'email-log': lazy(() => import('../email-log/EmailLogPage.tsx')),
   'event-delivery': lazy(() => import('../event-delivery/EventDeliveryPage.tsx')),
+  integrations: lazy(() => import('../integrations/IntegrationsPage.tsx')),
   'user-center': lazy(() => import('../user-center/UserCenterPage.tsx')),
   'user-messages': lazy(() => import('../messages/MessagesPage.tsx')),
   'device-list': lazy(() => import('../devices/DeviceListPage.tsx')),

@@ -18,3 +18,4 @@ export * from '../content/content.sql.ts';
 export * from '../rate-limit/rate-limit.sql.ts';
 export * from '../gateway/ingest-limits.sql.ts';
 export * from '../events/events.sql.ts';
+export * from '../integrations/integrations.sql.ts';

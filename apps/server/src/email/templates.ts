@@ -14,6 +14,7 @@ export interface EmailParams {
   'factor-added': { name: string; factor: string; link: string };
   'factor-removed': { name: string; factor: string; link: string };
   'factors-reset': { name: string; factor: string; link: string };
+  'webhook-disabled': { url: string; since: string; link: string };
 }
 
 interface Rendered {
@@ -99,6 +100,10 @@ const templates: { [T in EmailTemplate]: Record<Locale, Renderer<T>> } = {
   'factors-reset': {
     'zh-CN': (p) => ({ subject: 'Mowerline 账号的第二验证因素已被重置', lines: [`${p.name}，您好：`, '管理员重置了您账号的全部第二验证因素和恢复码。请在下次登录后重新绑定。', '如果您没有请求此操作，请立即联系管理员。'], link: p.link }),
     'en-US': (p) => ({ subject: 'The second factors of your Mowerline account were reset', lines: [`Hello ${p.name},`, 'An administrator removed all second factors and recovery codes of your account. Enrol a new one after your next sign-in.', 'If you did not ask for this, contact an administrator at once.'], link: p.link }),
+  },
+  'webhook-disabled': {
+    'zh-CN': (p) => ({ subject: 'Mowerline Webhook 已停用', lines: [`Webhook ${p.url} 自 ${p.since} 起持续投递失败，已被自动停用。`, '请检查接收端，然后在集成页面重新启用；未送达的事件会在启用后继续投递。'], link: p.link }),
+    'en-US': (p) => ({ subject: 'A Mowerline webhook was disabled', lines: [`The webhook ${p.url} has failed every delivery since ${p.since} and was disabled.`, 'Check the receiver, then enable it again on the integrations page; undelivered events are sent once it is enabled.'], link: p.link }),
   },
 };
 

@@ -8,6 +8,7 @@ import { staffUsers } from '../staff/staff.sql.ts';
 import { staffFactors } from '../two-factor/two-factor.sql.ts';
 import { AppError } from './envelope.ts';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
+import { isApiKeyHeader, type ApiKeyGuard } from '../integrations/api-key-auth.ts';
 
 export interface Principal {
   id: number;
@@ -22,6 +23,8 @@ export interface Principal {
   hasFactor: boolean;
   /** Last second-factor confirmation or sign-in of this session (step-up, two-factor/step-up.service.ts). */
   stepUpAt: Date | null;
+  /** A call made with an API key (integrations/api-key-auth.ts): no person, only the key's scopes. */
+  apiKey?: { id: number; prefix: string };
 }
 
 /** The name the system log and created-by fields give to what the server does on its own. */
@@ -39,6 +42,8 @@ export function factorRefusal(who: Principal, def: Pick<EndpointDef, 'enrolmentA
   // The server's own short-lived system session (the demo fleet registering its mowers, which may
   // rotate a lost device secret) has no person behind it to confirm anything.
   if (who.system) return undefined;
+  // A key never reaches a step-up endpoint (the key guard refuses them) and has no person to enrol.
+  if (who.apiKey) return undefined;
   if (!who.hasFactor && rules.require2faRoles.includes(who.role) && !def.enrolmentAllowed) return 'TWO_FACTOR_ENROL_REQUIRED';
   if (def.stepUp && !(who.stepUpAt && Date.now() - who.stepUpAt.getTime() < rules.stepUpMs)) return 'STEP_UP_REQUIRED';
   return undefined;
@@ -133,9 +138,14 @@ async function loadSession(db: Db, sid: string) {
  * rules: a role that must have a factor and has none reaches only the enrolment endpoints, and a
  * step-up endpoint needs a recent confirmation (`factorRefusal`).
  */
-export function createGuard(app: FastifyInstance, principalOf: PrincipalReader, rules: FactorRules) {
-  return (resource?: Resource, def: Pick<EndpointDef, 'enrolmentAllowed' | 'stepUp'> = {}): preHandlerAsyncHookHandler =>
-    async (request) => {
+export function createGuard(app: FastifyInstance, principalOf: PrincipalReader, rules: FactorRules, apiKeyGuard?: ApiKeyGuard) {
+  return (resource?: Resource, def: Pick<EndpointDef, 'enrolmentAllowed' | 'stepUp'> & Partial<Pick<EndpointDef, 'access' | 'method'>> = {}): preHandlerAsyncHookHandler =>
+    async (request, reply) => {
+      // Another system's API key: its own authentication, rate limit and scopes.
+      if (apiKeyGuard && isApiKeyHeader(request.headers.authorization)) {
+        await apiKeyGuard(request, reply, { access: def.access ?? (resource ? { kind: 'staff', resource } : { kind: 'staff' }), method: def.method, stepUp: def.stepUp });
+        return;
+      }
       const principal = await principalOf(request);
       if (!principal) throw new AppError('NOT_SIGNED_IN', {}, notSignedInData(app, request));
       request.principal = principal;

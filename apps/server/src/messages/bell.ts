@@ -1,4 +1,4 @@
-import { and, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { messageKinds, type DomainEvent, type EventPayloadOf, type EventTypeName } from '@mowerline/contract';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -34,6 +34,18 @@ export function bellHandlers(ctx: AppContext): { [T in EventTypeName]?: Handler<
       if (e.via === 'reopen') await tellAssignee(tx, { ...e, author: e.actor });
     },
     'staff.changed': async (tx, e) => staffNotice(ctx, tx, e),
+    'webhook.disabled': async (tx, e) => {
+      await createNotifier(tx).toAdmins('notice', messageKinds.webhookDisabled, { url: e.url, id: String(e.webhookId), at: e.failingSince });
+      const admins = await tx
+        .select({ email: staffUsers.email })
+        .from(staffUsers)
+        .where(and(eq(staffUsers.role, 'admin'), eq(staffUsers.status, 'active'), ne(staffUsers.email, '')));
+      const link = `${ctx.config.publicUrl}/#/system/integrations`;
+      // Staff have no language setting: the mail is in English.
+      return async () => {
+        for (const admin of admins) await ctx.mailer.send({ to: admin.email, template: 'webhook-disabled', params: { url: e.url, since: e.failingSince, link }, locale: 'en-US' });
+      };
+    },
   };
 }
 

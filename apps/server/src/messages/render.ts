@@ -118,6 +118,10 @@ const texts: Record<MessageKind, Record<Locale, Text>> = {
     'zh-CN': (p) => ({ title: '客户回复了工单', subTitle: `#${p.number ?? ''}`, content: `${p.user ?? ''} 回复了工单 #${p.number ?? ''}「${p.title ?? ''}」。` }),
     'en-US': (p) => ({ title: 'Customer answered a ticket', subTitle: `#${p.number ?? ''}`, content: `${p.user ?? ''} answered ticket #${p.number ?? ''} "${p.title ?? ''}".` }),
   },
+  [messageKinds.webhookDisabled]: {
+    'zh-CN': (p) => ({ title: 'Webhook 已停用', subTitle: p.url ?? '', content: `Webhook ${p.url ?? ''} 连续三天投递失败，已自动停用。请检查接收端后在集成页面重新启用。` }),
+    'en-US': (p) => ({ title: 'Webhook disabled', subTitle: p.url ?? '', content: `The webhook ${p.url ?? ''} failed for three days in a row and was disabled. Check the receiver, then enable it again on the integrations page.` }),
+  },
 };
 
 export function renderMessage(kind: number, params: Record<string, string>, locale: Locale, timeZone = 'UTC') {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { eventTypeNames, eventTypes } from '@mowerline/contract';
 import { eventsDocPath, renderEventsDoc } from '../../../../tools/events-doc.ts';
-import { FLEET_EVENT_TYPES, PEOPLE_EVENT_TYPES } from './emitted-types.ts';
+import { FLEET_EVENT_TYPES, INTEGRATION_EVENT_TYPES, PEOPLE_EVENT_TYPES } from './emitted-types.ts';
 
 describe('the event catalogue', () => {
   it('is what docs/events.md documents (regenerate with `npx tsx tools/events-doc.ts`)', () => {
@@ -18,8 +18,8 @@ describe('the event catalogue', () => {
     }
   });
 
-  it('is emitted type by type by the two emission suites, together', () => {
-    expect([...FLEET_EVENT_TYPES, ...PEOPLE_EVENT_TYPES].sort()).toEqual([...eventTypeNames].sort());
+  it('is emitted type by type by the emission suites, together', () => {
+    expect([...FLEET_EVENT_TYPES, ...PEOPLE_EVENT_TYPES, ...INTEGRATION_EVENT_TYPES].sort()).toEqual([...eventTypeNames].sort());
   });
 
   it('refuses text PostgreSQL cannot store and text past its bound', () => {

@@ -33,3 +33,6 @@ export const PEOPLE_EVENT_TYPES = [
   'security.sign_in_failed',
   'security.locked_out',
 ] as const satisfies readonly EventTypeName[];
+
+/** The types the integrations suites show (webhooks.test.ts). */
+export const INTEGRATION_EVENT_TYPES = ['webhook.disabled'] as const satisfies readonly EventTypeName[];

@@ -34,6 +34,9 @@ import { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi } fro
 
 export { appContentApi, contentApi, contentFileApi, dashboardStatisticsApi };
 export { eventDeliveryApi };
+import { apiKeyApi, webhookApi } from './integrations.ts';
+
+export { apiKeyApi, webhookApi };
 
 /**
  * Every HTTP endpoint of the platform, by feature. The server registers routes from it (and
@@ -74,6 +77,8 @@ export const api = {
   appContent: appContentApi,
   dashboardStatistics: dashboardStatisticsApi,
   eventDelivery: eventDeliveryApi,
+  apiKey: apiKeyApi,
+  webhook: webhookApi,
 };
 
 /** `feature.name` → endpoint, for the tests and tools that walk every endpoint. */

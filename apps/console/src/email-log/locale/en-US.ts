@@ -26,4 +26,5 @@ export default {
   'emailLog.template.factor-added': 'Second factor added',
   'emailLog.template.factor-removed': 'Second factor removed',
   'emailLog.template.factors-reset': 'Second factors reset',
+  'emailLog.template.webhook-disabled': 'Webhook disabled',
 };

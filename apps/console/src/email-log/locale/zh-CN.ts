@@ -26,4 +26,5 @@ export default {
   'emailLog.template.factor-added': '添加第二验证因素',
   'emailLog.template.factor-removed': '移除第二验证因素',
   'emailLog.template.factors-reset': '重置第二验证因素',
+  'emailLog.template.webhook-disabled': 'Webhook 已停用',
 };

@@ -12,6 +12,7 @@ export default {
   'menu.system.user': 'Staff accounts',
   'menu.system.log': 'System log',
   'menu.system.emailLog': 'E-mail log',
+  'menu.system.integrations': 'Integrations',
   'menu.user': 'Personal',
   'menu.user.center': 'User center',
   'menu.user.messages': 'Messages',

@@ -12,6 +12,7 @@ export default {
   'menu.system.user': '员工账号',
   'menu.system.log': '系统日志',
   'menu.system.emailLog': '邮件日志',
+  'menu.system.integrations': '集成',
   'menu.user': '个人中心',
   'menu.user.center': '用户中心',
   'menu.user.messages': '消息中心',
