@@ -10,7 +10,7 @@ import { clearDeviceFlag, deviceDetail, deviceHistory } from './device-detail.se
 import { allDevices, listDevices } from './device-list.service.ts';
 import { deviceRegions } from './device-regions.service.ts';
 
-const exportHeader = ['sn', 'model', 'state', 'online', 'battery', 'firmware', 'lastSeenAt', 'region', 'owner', 'lat', 'lng', 'activity', 'errorCode', 'rssi', 'enabled', 'createdAt'];
+const exportHeader = ['sn', 'model', 'state', 'online', 'battery', 'firmware', 'lastSeenAt', 'region', 'owner', 'lat', 'lng', 'activity', 'errorCode', 'rssi', 'enabled', 'createdAt', 'tags'];
 
 function exportLine(d: DeviceSummary): string {
   return csvLine([
@@ -30,6 +30,8 @@ function exportLine(d: DeviceSummary): string {
     csvCell(d.rssi),
     csvCell(d.enabled),
     csvCell(d.createdAt),
+    // `key=value` pairs joined by `;`, in key order.
+    csvCell(Object.entries(d.tags).map(([k, v]) => `${k}=${v}`).join(';'), true),
   ]);
 }
 
