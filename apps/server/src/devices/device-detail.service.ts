@@ -33,17 +33,10 @@ export async function deviceDetail(db: Db, sn: string, locale: Locale, pendingDr
       .where(eq(devices.sn, slot('sn')))
       .limit(1),
   );
-  const [[row], events, users, tags, attributes] = await Promise.all([
-    device.execute({ sn }),
-    recentEvents(db, sn, locale),
-    appUsersOf(db, sn),
-    tagsOf(db, [sn], 'staff'),
-    tagsOf(db, [sn], 'device'),
-  ]);
+  const [[row], events, users, attributes] = await Promise.all([device.execute({ sn }), recentEvents(db, sn, locale), appUsersOf(db, sn), tagsOf(db, [sn], 'device')]);
   if (!row) throw new AppError('SN_NOT_FOUND', { sn });
   return {
     ...toSummary(row as SummaryRow),
-    tags: tags.get(sn) ?? {},
     attributes: attributes.get(sn) ?? {},
     remark: row.remark,
     telemetryAt: row.telemetryAt?.toISOString() ?? null,

@@ -2,7 +2,6 @@ import { and, asc, desc, eq, gte, like, lte, sql, type Placeholder, type SQL, ty
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DeviceFilter, DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
 import { conditionSql, conditionValues, memberSql, resolveListFilter, type ListFilter } from '../device-groups/list-filter.ts';
-import { tagsOf } from '../device-groups/tags-of.ts';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
 import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
@@ -35,6 +34,8 @@ export const summaryColumns = {
   bladeRpm: deviceState.bladeRpm,
   rssi: deviceState.rssi,
   firmware: deviceState.firmware,
+  /** Staff tags, read with the row (the primary key's range of the device). */
+  tags: sql<Record<string, string> | null>`(select jsonb_object_agg(t.key, t.value) from device_tags t where t.sn = ${devices.sn} and t.source = 'staff')`,
 };
 type ColumnData<C> = C extends SQL<infer D> ? D : C extends { _: { data: infer D } } ? D : never;
 export type SummaryRow = { [K in keyof typeof summaryColumns]: ColumnData<(typeof summaryColumns)[K]> };
@@ -61,7 +62,7 @@ export function toSummary(row: SummaryRow): DeviceSummary {
     lastSeenAt: row.lastSeenAt.getTime() === 0 ? null : row.lastSeenAt.toISOString(),
     onlineChangedAt: row.onlineChangedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
-    tags: {},
+    tags: row.tags ?? {},
   };
 }
 
@@ -257,7 +258,7 @@ export async function listDevices(db: Db, query: DeviceListQuery): Promise<Devic
   return listMatching(db, await resolveListFilter(db, filter), { cursor, page, pageSize });
 }
 
-/** A page of the devices a resolved filter matches, with each device's staff tags. */
+/** A page of the devices a resolved filter matches. */
 export async function listMatching(db: Db, filter: ListFilter, paging: { cursor?: string; page: number; pageSize: number }): Promise<DevicePage> {
   if (filter.none) return { list: [], total: 0, totalExact: true, nextCursor: null };
   const plan = planOf(filter);
@@ -267,8 +268,7 @@ export async function listMatching(db: Db, filter: ListFilter, paging: { cursor?
     pageRows(db, filter, paging.pageSize, paging.cursor ? { cursor: paging.cursor } : { offset: pageOffset(paging) }),
     countFiltered(db, filter),
   ]);
-  const tags = await tagsOf(db, rows.map((r) => r.sn), 'staff');
-  return { list: rows.map((r) => ({ ...toSummary(r), tags: tags.get(r.sn) ?? {} })), total, totalExact: exact, nextCursor: next };
+  return { list: rows.map(toSummary), total, totalExact: exact, nextCursor: next };
 }
 
 /** How many devices a resolved filter matches (exact up to 10,000, then the planner's estimate). */
@@ -299,10 +299,7 @@ export async function* allDevices(db: Db, query: DeviceFilter, batch = 1000): As
   let cursor: string | undefined;
   for (;;) {
     const { rows, next } = await pageRows(db, filter, batch, { cursor });
-    if (rows.length > 0) {
-      const tags = await tagsOf(db, rows.map((r) => r.sn), 'staff');
-      yield rows.map((r) => ({ ...toSummary(r), tags: tags.get(r.sn) ?? {} }));
-    }
+    if (rows.length > 0) yield rows.map(toSummary);
     if (!next) return;
     cursor = next;
   }
