@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, like, lte, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { DeviceFilter, DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
+import type { DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
 import { conditionSql, conditionValues, memberSql, resolveListFilter, type ListFilter } from '../device-groups/list-filter.ts';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
@@ -261,8 +261,6 @@ export async function listDevices(db: Db, query: DeviceListQuery): Promise<Devic
 /** A page of the devices a resolved filter matches. */
 export async function listMatching(db: Db, filter: ListFilter, paging: { cursor?: string; page: number; pageSize: number }): Promise<DevicePage> {
   if (filter.none) return { list: [], total: 0, totalExact: true, nextCursor: null };
-  const plan = planOf(filter);
-  const values = filterValues(filter);
   // The page and its total side by side: two pool connections, one round trip of latency.
   const [{ rows, next }, { total, exact }] = await Promise.all([
     pageRows(db, filter, paging.pageSize, paging.cursor ? { cursor: paging.cursor } : { offset: pageOffset(paging) }),
@@ -292,9 +290,8 @@ export function matchingSns(db: Db, filter: ListFilter): SQL {
   return sql`${fromPlan(db, plan, { sn: plan.sn }).where(filterConditions(values, plan, bound(values), filter.conditions))}`;
 }
 
-/** Every matching device in order, a keyset page at a time: constant memory for any size. */
-export async function* allDevices(db: Db, query: DeviceFilter, batch = 1000): AsyncGenerator<DeviceSummary[]> {
-  const filter = await resolveListFilter(db, query);
+/** Every device a resolved filter matches, in order, a keyset page at a time: constant memory for any size. */
+export async function* allDevices(db: Db, filter: ListFilter, batch = 1000): AsyncGenerator<DeviceSummary[]> {
   if (filter.none) return;
   let cursor: string | undefined;
   for (;;) {
