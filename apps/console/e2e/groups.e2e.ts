@@ -61,8 +61,8 @@ describe('device groups from the console: bulk tags, a dynamic group, a campaign
         for (const sn of mine) await row(page, sn).locator('.arco-checkbox').click();
         await page.getByRole('button', { name: f.tagButton }).click();
         const modal = page.locator('.arco-modal:visible');
-        await modal.locator('input').nth(0).fill('ring');
-        await modal.locator('input').nth(1).fill(f.ring);
+        await modal.locator('input[maxlength="63"]').fill('ring');
+        await modal.locator('input[maxlength="128"]').fill(f.ring);
         await modal.locator('.arco-btn-primary').click();
         await toast(page, f.done);
         for (const sn of mine) await row(page, sn).filter({ hasText: `ring=${f.ring}` }).waitFor();
@@ -73,8 +73,8 @@ describe('device groups from the console: bulk tags, a dynamic group, a campaign
         const form = page.locator('.arco-modal:visible');
         await form.locator('.arco-form-item').first().locator('input').fill(f.group);
         const condition = form.getByTestId('tag-conditions');
-        await condition.locator('input').first().fill('ring');
-        await condition.locator('input').nth(1).fill(f.ring);
+        await condition.locator('input[maxlength="63"]').fill('ring');
+        await condition.locator('input[maxlength="128"]').fill(f.ring);
         expect(await untranslatedKeys(page)).toEqual([]);
         await form.locator('.arco-btn-primary').click();
         const groupRow = row(page, f.group);
