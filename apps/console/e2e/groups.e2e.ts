@@ -94,7 +94,7 @@ describe('device groups from the console: bulk tags, a dynamic group, a campaign
         await c.getByTestId('ota-campaign-name').fill(f.campaign);
         await c.locator('.arco-form-item').nth(1).locator('.arco-select').click();
         await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: 'MLG7 2.0.0' }).click();
-        await c.locator('label.arco-radio').filter({ hasText: f.groupsTarget }).click();
+        await c.locator('.arco-radio-button, .arco-radio').filter({ hasText: f.groupsTarget }).first().click();
         await c.getByTestId('ota-campaign-groups').click();
         await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: f.group }).click();
         await c.locator('.arco-modal-title').click();
