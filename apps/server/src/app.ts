@@ -49,6 +49,7 @@ import { deviceStatisticsRoutes } from './devices/statistics.routes.ts';
 import { deviceMapRoutes } from './devices/devices-map.routes.ts';
 import { firmwareModule } from './firmware/firmware.module.ts';
 import { otaModule } from './ota/ota.module.ts';
+import { deviceGroupsModule } from './device-groups/device-groups.module.ts';
 import { appVersionRoutes } from './app-version/app-version.routes.ts';
 import { createAppGuard, type AppPrincipal } from './end-users/app-session.ts';
 import { endUsersModule } from './end-users/end-users.module.ts';
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, database: Database, opts: { logge
     routesOnly('device-events', eventRoutes),
     routesOnly('device-statistics', deviceStatisticsRoutes),
     routesOnly('device-map', deviceMapRoutes),
+    deviceGroupsModule,
     firmwareModule,
     otaModule,
     routesOnly('app-version', appVersionRoutes),

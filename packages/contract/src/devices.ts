@@ -14,6 +14,7 @@ import {
 } from './device-protocol.ts';
 import { idParam, idSchema, isoTimeQuery, pageQuerySchema, queryBoolean } from './envelope.ts';
 import { appUserStatuses } from './end-users.ts';
+import { tagMapSchema, tagQuerySchema } from './tags.ts';
 
 const idList = z.array(idSchema).min(1).max(500);
 
@@ -52,6 +53,8 @@ export const deviceSummarySchema = z.object({
   lastSeenAt: z.string().nullable(),
   onlineChangedAt: z.string().nullable(),
   createdAt: z.string(),
+  /** Staff tags (`{ ring: 'beta' }`). */
+  tags: tagMapSchema,
 });
 export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
 
@@ -69,6 +72,12 @@ export const deviceFilterSchema = z.object({
   region: regionSchema.optional(),
   lastSeenFrom: isoTimeQuery,
   lastSeenTo: isoTimeQuery,
+  /** Staff tags, repeatable, all must hold: `tag=ring:beta` (this value), `tag=ring` (set at all). Unknown keys match nothing. */
+  tag: tagQuerySchema,
+  /** Device-reported attributes, the same way: `attr=hwRev:B`. */
+  attr: tagQuerySchema,
+  /** Members of this device group (static: its list; dynamic: its saved filter, with the other filters too). */
+  groupId: idParam.optional(),
   sort: z.enum(deviceSorts).default('sn'),
 });
 export type DeviceFilter = z.infer<typeof deviceFilterSchema>;
@@ -153,6 +162,8 @@ export const deviceDetailSchema = deviceSummarySchema.extend({
   /** App users the owner shares the mower with, by e-mail. */
   sharedUsers: z.array(deviceAppUserSchema),
   ingest: deviceIngestSchema,
+  /** What the device reports about itself (`hwRev`, `region`), kept apart from staff tags. */
+  attributes: tagMapSchema,
 });
 export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
 

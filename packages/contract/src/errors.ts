@@ -160,6 +160,13 @@ export const errors = {
     'zh-CN': 'Webhook 地址被拒绝：{reason}',
     'en-US': 'Webhook URL refused: {reason}',
   },
+  GROUP_NOT_FOUND: { code: 49040, http: 404, 'zh-CN': '设备分组不存在', 'en-US': 'Device group not found' },
+  GROUP_NAME_TAKEN: { code: 49041, http: 409, 'zh-CN': '分组名称“{name}”已存在', 'en-US': 'A group named "{name}" already exists' },
+  GROUP_FILTER_ALL: { code: 49042, http: 400, 'zh-CN': '筛选条件为空，将匹配全部设备；如确需全部设备，请设置 all: true', 'en-US': 'The filter has no condition and would match every device; set all: true if that is meant' },
+  GROUP_KIND_MISMATCH: { code: 49043, http: 400, 'zh-CN': '静态分组只有成员列表（sns），动态分组只有筛选条件（filter）', 'en-US': 'A static group has a member list (sns), a dynamic group a filter: not the other' },
+  GROUP_IN_USE: { code: 49044, http: 409, 'zh-CN': '分组“{name}”正被进行中的升级任务“{campaign}”使用，无法删除', 'en-US': 'Group "{name}" is used by the running campaign "{campaign}" and cannot be deleted' },
+  TAGS_TARGET_REQUIRED: { code: 49045, http: 400, 'zh-CN': '请指定设备（sns 或 filter 二选一）以及要设置或删除的标签', 'en-US': 'Name the devices (either sns or filter) and at least one tag to set or remove' },
+  TAGS_SET_AND_REMOVED: { code: 49046, http: 400, 'zh-CN': '标签 {key} 不能同时设置和删除', 'en-US': 'Tag {key} cannot be both set and removed' },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorKey = keyof typeof errors;

@@ -83,11 +83,14 @@ export type CampaignStatus = (typeof campaignStatuses)[number];
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM');
 
+/** Groups whose devices a target leaves out (any target type); at most 50. */
+const excludeGroupIds = z.array(idSchema).max(50).optional();
+
 export const campaignTargetSchema = z.discriminatedUnion('type', [
   /** Every device of the artifact's model, optionally only those whose firmware is within [min, max]. */
-  z.object({ type: z.literal('model'), minVersion: firmwareVersionSchema.optional(), maxVersion: firmwareVersionSchema.optional() }).strict(),
+  z.object({ type: z.literal('model'), minVersion: firmwareVersionSchema.optional(), maxVersion: firmwareVersionSchema.optional(), excludeGroupIds }).strict(),
   /** An explicit list (from a CSV file): one SN per line or an `sn` column. */
-  z.object({ type: z.literal('sns'), sns: z.array(snSchema).min(1).max(100_000) }).strict(),
+  z.object({ type: z.literal('sns'), sns: z.array(snSchema).min(1).max(100_000), excludeGroupIds }).strict(),
   /** A device-list filter. */
   z
     .object({
@@ -96,8 +99,11 @@ export const campaignTargetSchema = z.discriminatedUnion('type', [
       region: z.string().trim().toLowerCase().max(32).optional(),
       owner: z.string().trim().max(128).optional(),
       firmware: firmwareVersionSchema.optional(),
+      excludeGroupIds,
     })
     .strict(),
+  /** The devices of the artifact's model in any of these device groups (as they are when the campaign is created). */
+  z.object({ type: z.literal('groups'), groupIds: z.array(idSchema).min(1).max(50), excludeGroupIds }).strict(),
 ]);
 export type CampaignTarget = z.infer<typeof campaignTargetSchema>;
 

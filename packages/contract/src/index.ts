@@ -13,6 +13,8 @@ export * from './email-log.ts';
 export * from './messages.ts';
 export * from './device-protocol.ts';
 export * from './devices.ts';
+export * from './tags.ts';
+export * from './device-groups.ts';
 export * from './product-sn.ts';
 export * from './shell.ts';
 export * from './ota.ts';

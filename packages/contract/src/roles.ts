@@ -44,6 +44,10 @@ export const permissions = {
   deviceEvents: ['*'],
   /** Commands to a mower (ping, reboot) and the gateway's counters. */
   deviceCommand: ['admin'],
+  /** Device groups and their members, read only (tags are read with the device list). */
+  deviceGroups: ['*'],
+  /** Create, change and delete device groups, change static members, set and remove device tags. */
+  deviceGroupsWrite: ['admin'],
   /** Product models and the serial-number registry, read only. */
   productSn: ['*'],
   /** Register, import, enable/disable SNs, rotate device secrets, edit product models. */

@@ -51,6 +51,7 @@ export const appRoutes: RouteDef[] = [
       page('shell', 'shell', 'menu.device.shell', 'shell'),
       page('upgrade-log', 'upgrade-log', 'menu.device.upgradeLog', 'firmware'),
       page('device-map', 'device-map', 'menu.device.map', 'devices'),
+      page('device-group', 'device-group', 'menu.device.group', 'deviceGroups'),
       page('device-exception-event', 'device-exception-event', 'menu.device.exceptionEvent', 'deviceEvents'),
     ],
   },

@@ -31,7 +31,8 @@ export interface RequestOptions extends AxiosRequestConfig {
   steppedUp?: boolean;
 }
 
-const http = axios.create({ timeout: 0 });
+// A repeated query parameter is written `tag=a&tag=b` (the server's form), not axios' `tag[]=a`.
+const http = axios.create({ timeout: 0, paramsSerializer: { indexes: null } });
 
 http.interceptors.request.use((config) => {
   // The region chosen in the navbar; a call may pin its own base (runtime config comes from this origin).

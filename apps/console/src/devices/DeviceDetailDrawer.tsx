@@ -8,6 +8,7 @@ import { DeviceAppUsers } from './DeviceAppUsers.tsx';
 import { DeviceEventsList } from './DeviceEventsList.tsx';
 import { DeviceIngestLimits } from './DeviceIngestLimits.tsx';
 import { DeviceUpgradeHistory } from '../upgrade-log/DeviceUpgradeHistory.tsx';
+import { DeviceTagsEditor } from '../device-groups/DeviceTagsEditor.tsx';
 import { useDeviceDetail } from './devices.api.ts';
 import { TaskControls } from '../tasks/TaskControls.tsx';
 import './devices.css';
@@ -89,6 +90,8 @@ export function DeviceDetailDrawer({ sn, onClose }: { sn: string | undefined; on
           <div className="device-detail-section">{t('devices.section.telemetry')}</div>
           <Telemetry device={device} />
           <TaskControls device={device} />
+          <div className="device-detail-section">{t('tags.title')}</div>
+          <DeviceTagsEditor device={device} />
           <div className="device-detail-section">{t('devices.section.history')}</div>
           <Suspense fallback={<Skeleton text={{ rows: 4 }} animation />}>
             <DeviceHistoryChart sn={device.sn} />

@@ -3,6 +3,7 @@ import { DatePicker, Form, Grid, Input, Select } from '@arco-design/web-react';
 import { FIRMWARE_VERSION_PATTERN, deviceStates, type DeviceFilter } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { FilterActions } from '../components/FilterActions.tsx';
+import { useDeviceGroups } from '../device-groups/device-groups.api.ts';
 import { useDeviceRegions, useProductModels } from './devices.api.ts';
 import { regionLabel } from './region-label.ts';
 
@@ -17,6 +18,14 @@ interface FormValues {
   owner?: string;
   region?: string;
   lastSeen?: Date[];
+  /** `ring:beta, site`: each a tag condition (value, or set at all). */
+  tags?: string;
+  groupId?: number;
+}
+
+function tagList(text?: string): string[] | undefined {
+  const items = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return items.length > 0 ? items : undefined;
 }
 
 function toFilter(v: FormValues): DeviceFilterValues {
@@ -32,6 +41,8 @@ function toFilter(v: FormValues): DeviceFilterValues {
     region: text(v.region)?.toLowerCase(),
     lastSeenFrom: from ? new Date(from).toISOString() : undefined,
     lastSeenTo: to ? new Date(to).toISOString() : undefined,
+    tag: tagList(v.tags),
+    groupId: v.groupId,
   };
 }
 
@@ -40,6 +51,7 @@ function toForm(f: DeviceFilterValues): FormValues {
     ...f,
     online: f.online === undefined ? undefined : f.online ? 'true' : 'false',
     lastSeen: f.lastSeenFrom && f.lastSeenTo ? [new Date(f.lastSeenFrom), new Date(f.lastSeenTo)] : undefined,
+    tags: f.tag?.join(', '),
   };
 }
 
@@ -49,6 +61,7 @@ export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; 
   const [form] = Form.useForm<FormValues>();
   const models = useProductModels();
   const regions = useDeviceRegions();
+  const groups = useDeviceGroups({ pageSize: 100 });
   useEffect(() => form.setFieldsValue(toForm(value)), [form, value]);
   // The form's own rules first: a bad field is named next to it, in the reader's language.
   const submit = () => {
@@ -109,6 +122,23 @@ export function DeviceFilters({ value, onChange }: { value: DeviceFilterValues; 
                 loading={regions.isLoading}
                 options={(regions.data?.list ?? []).map((r) => ({ value: r, label: regionLabel(t, r) }))}
                 data-testid="device-filter-region"
+              />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('groups.filter.tags')} field="tags">
+              <Input allowClear maxLength={500} placeholder={t('groups.filter.tagsHint')} onPressEnter={submit} data-testid="device-filter-tags" />
+            </Form.Item>
+          </Grid.Col>
+          <Grid.Col {...col}>
+            <Form.Item label={t('groups.filter.group')} field="groupId">
+              <Select
+                allowClear
+                showSearch
+                placeholder={t('devices.filter.all')}
+                loading={groups.isLoading}
+                options={(groups.data?.list ?? []).map((g) => ({ value: g.id, label: g.name }))}
+                data-testid="device-filter-group"
               />
             </Form.Item>
           </Grid.Col>

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Card, Space, Typography } from '@arco-design/web-react';
-import { IconDownload } from '@arco-design/web-react/icon';
+import { IconDownload, IconTag } from '@arco-design/web-react/icon';
 import { useSearchParams } from 'react-router';
-import type { DeviceSort } from '@mowerline/contract';
+import { parseTagQuery, permissions, type DeviceSort, type GroupFilter } from '@mowerline/contract';
+import { BulkTagModal } from '../device-groups/BulkTagModal.tsx';
+import { Permission } from '../permission/Permission.tsx';
 import { useT } from '../locale/i18n.ts';
 import { CursorPages } from './cursor-pages.ts';
 import { DeviceDetailDrawer } from './DeviceDetailDrawer.tsx';
@@ -12,12 +14,28 @@ import { LIVE_REFRESH_MS, useDeviceList, useOnlineNow } from './devices.api.ts';
 import { downloadDeviceCsv } from './export-csv.ts';
 import './devices.css';
 
+/** Whether the list's filters name any condition (bulk tagging every device is not offered here). */
+function hasCondition(f: DeviceFilterValues): boolean {
+  return Object.values(f).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+}
+
+/** The list's filters as the saved-filter form bulk tagging takes (tags as conditions; a group by its id is not part of it). */
+function savedFilter(f: DeviceFilterValues): GroupFilter {
+  const { tag, attr, groupId: _groupId, ...rest } = f;
+  return { ...rest, tags: tag ? parseTagQuery(tag) : undefined, attributes: attr ? parseTagQuery(attr) : undefined };
+}
+
 /** Device → list: filtered, sorted and paged on the server, refreshed live; CSV export; detail drawer. */
 export default function DeviceListPage() {
   const t = useT();
   // `?sn=` (a link from an app user's mowers) filters to that mower and opens it.
-  const linkedSn = useSearchParams()[0].get('sn')?.toUpperCase() || undefined;
-  const [filters, setFilters] = useState<DeviceFilterValues>(linkedSn ? { sn: linkedSn } : {});
+  const [search] = useSearchParams();
+  const linkedSn = search.get('sn')?.toUpperCase() || undefined;
+  // `?groupId=` (a link from the groups page) lists that group's devices.
+  const linkedGroup = Number(search.get('groupId')) || undefined;
+  const [filters, setFilters] = useState<DeviceFilterValues>(linkedSn ? { sn: linkedSn } : linkedGroup ? { groupId: linkedGroup } : {});
+  const [selected, setSelected] = useState<string[]>([]);
+  const [tagging, setTagging] = useState(false);
   const [sort, setSort] = useState<DeviceSort>('sn');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
@@ -32,6 +50,13 @@ export default function DeviceListPage() {
     setPage(1);
     setOpenSn(linkedSn);
   }, [linkedSn]);
+  const seenGroup = useRef(linkedGroup);
+  useEffect(() => {
+    if (!linkedGroup || linkedGroup === seenGroup.current) return;
+    seenGroup.current = linkedGroup;
+    setFilters({ groupId: linkedGroup });
+    setPage(1);
+  }, [linkedGroup]);
   const cursors = useRef(new CursorPages()).current;
   cursors.reset(JSON.stringify({ filters, sort, pageSize }));
   const query = useMemo(() => ({ ...filters, sort, pageSize, ...cursors.paramsFor(page) }), [filters, sort, pageSize, page, cursors]);
@@ -62,6 +87,11 @@ export default function DeviceListPage() {
             <span className="devices-live-dot" />
             {t('devices.live', { seconds: LIVE_REFRESH_MS / 1000 })}
           </Typography.Text>
+          <Permission roles={permissions.deviceGroupsWrite}>
+            <Button icon={<IconTag />} onClick={() => setTagging(true)} disabled={selected.length === 0 && !hasCondition(filters)} title={t('tags.bulk.needFilter')}>
+              {t('tags.bulk')}
+            </Button>
+          </Permission>
           <Button icon={<IconDownload />} loading={exporting} onClick={exportCsv}>
             {t('devices.action.export')}
           </Button>
@@ -72,6 +102,7 @@ export default function DeviceListPage() {
         value={filters}
         onChange={(next) => {
           setFilters(next);
+          setSelected([]);
           setPage(1);
         }}
       />
@@ -90,6 +121,18 @@ export default function DeviceListPage() {
           setPage(1);
         }}
         onOpen={setOpenSn}
+        selected={selected}
+        onSelect={setSelected}
+      />
+      <BulkTagModal
+        visible={tagging}
+        selected={selected}
+        filter={savedFilter(filters)}
+        matching={list.data?.total ?? 0}
+        onClose={() => {
+          setTagging(false);
+          setSelected([]);
+        }}
       />
       <DeviceDetailDrawer sn={openSn} onClose={() => setOpenSn(undefined)} />
     </Card>

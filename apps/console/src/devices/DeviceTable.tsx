@@ -1,4 +1,4 @@
-import { Button, Table, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import type { DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
 import { useT } from '../locale/i18n.ts';
 import { BatteryBar, LastSeen, OnlineStatus, StateTag } from './DeviceCells.tsx';
@@ -13,12 +13,15 @@ interface Props {
   onPage(page: number, pageSize: number): void;
   onSort(sort: DeviceSort): void;
   onOpen(sn: string): void;
+  /** Rows ticked for a bulk action; absent: no selection column. */
+  selected?: string[];
+  onSelect?(sns: string[]): void;
 }
 
 type SortField = 'sn' | 'battery' | 'firmware' | 'lastSeenAt' | 'createdAt';
 
 /** The device list: status, battery, state, firmware, last seen; sortable columns sort on the server. */
-export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSort, onOpen }: Props) {
+export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSort, onOpen, selected, onSelect }: Props) {
   const t = useT();
   const order = (field: SortField) => (sort === field ? 'ascend' : sort === `-${field}` ? 'descend' : undefined);
   const columns: TableColumnProps<DeviceSummary>[] = [
@@ -44,6 +47,19 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
     { title: t('devices.field.region'), dataIndex: 'region', width: 100, render: (v: string) => regionLabel(t, v) },
     { title: t('devices.field.owner'), dataIndex: 'owner', width: 160, ellipsis: true, render: (v: string) => v || '-' },
     {
+      title: t('tags.title'),
+      dataIndex: 'tags',
+      width: 200,
+      render: (tags: Record<string, string>) =>
+        Object.keys(tags).length === 0
+          ? '-'
+          : Object.entries(tags).map(([k, v]) => (
+              <Tag key={k} size="small" style={{ marginRight: 4 }}>
+                {k}={v}
+              </Tag>
+            )),
+    },
+    {
       title: t('devices.field.actions'),
       dataIndex: 'actions',
       width: 110,
@@ -63,7 +79,8 @@ export function DeviceTable({ data, loading, page, pageSize, sort, onPage, onSor
       data={data?.list ?? []}
       loading={loading}
       border={false}
-      scroll={{ x: 1280 }}
+      scroll={{ x: 1480 }}
+      rowSelection={onSelect ? { type: 'checkbox', selectedRowKeys: selected ?? [], onChange: (keys) => onSelect(keys as string[]), checkboxProps: (row) => ({ 'aria-label': t('common.selectRow', { name: row.sn }) }) } : undefined}
       noDataElement={<div className="devices-empty">{t('devices.empty')}</div>}
       pagination={{
         current: page,

@@ -4,6 +4,7 @@ import type { ArtifactKind, Campaign, CampaignCreateBody, CampaignPreview, Campa
 import { useT, type Translate } from '../locale/i18n.ts';
 import { useCampaignPreview, useCreateCampaign, useReleasedArtifacts } from './firmware.api.ts';
 import { parseSnList } from './labels.ts';
+import { useDeviceGroups } from '../device-groups/device-groups.api.ts';
 
 const VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,4}(?:[-+][0-9A-Za-z.-]{1,16})?$/;
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -18,6 +19,8 @@ interface Values {
   region?: string;
   owner?: string;
   firmware?: string;
+  groupIds?: number[];
+  excludeGroupIds?: number[];
   phases: string;
   ratePerMinute: number;
   abortFailurePercent: number;
@@ -32,9 +35,12 @@ interface Values {
 }
 
 function targetOf(v: Values): CampaignTarget {
-  if (v.targetType === 'sns') return { type: 'sns', sns: parseSnList(v.sns ?? '') };
-  if (v.targetType === 'filter') return { type: 'filter', region: v.region || undefined, owner: v.owner || undefined, firmware: v.firmware || undefined };
-  return { type: 'model', minVersion: v.minVersion || undefined, maxVersion: v.maxVersion || undefined };
+  // Groups left out apply to every target type.
+  const exclude = v.excludeGroupIds?.length ? { excludeGroupIds: v.excludeGroupIds } : {};
+  if (v.targetType === 'sns') return { type: 'sns', sns: parseSnList(v.sns ?? ''), ...exclude };
+  if (v.targetType === 'groups') return { type: 'groups', groupIds: v.groupIds ?? [], ...exclude };
+  if (v.targetType === 'filter') return { type: 'filter', region: v.region || undefined, owner: v.owner || undefined, firmware: v.firmware || undefined, ...exclude };
+  return { type: 'model', minVersion: v.minVersion || undefined, maxVersion: v.maxVersion || undefined, ...exclude };
 }
 
 /** The preview's body: only once an artifact is chosen and the target is complete enough to count. */
@@ -42,6 +48,7 @@ function previewBody(v: Partial<Values>): CampaignCreateBody | undefined {
   if (!v.artifactId || !v.targetType) return undefined;
   const target = targetOf(v as Values);
   if (target.type === 'sns' && target.sns.length === 0) return undefined;
+  if (target.type === 'groups' && target.groupIds.length === 0) return undefined;
   if (target.type === 'model' && [target.minVersion, target.maxVersion].some((x) => x && !VERSION.test(x))) return undefined;
   if (target.type === 'filter' && target.firmware && !VERSION.test(target.firmware)) return undefined;
   return { name: 'preview', artifactId: v.artifactId, target } as CampaignCreateBody;
@@ -78,6 +85,8 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
   const artifacts = useReleasedArtifacts(kind);
   const create = useCreateCampaign();
   const [targetType, setTargetType] = useState<CampaignTarget['type']>('model');
+  const groups = useDeviceGroups({ pageSize: 100 });
+  const groupOptions = (groups.data?.list ?? []).map((g) => ({ value: g.id, label: g.name }));
   const [useWindow, setUseWindow] = useState(false);
   const [values, setValues] = useState<Partial<Values>>({});
   // Counted a moment after the operator stops typing, not on every key.
@@ -144,7 +153,16 @@ export function CreateCampaignModal({ kind, visible, onClose, onCreated }: { kin
             <Radio value="model">{t('ota.campaign.target.model')}</Radio>
             <Radio value="sns">{t('ota.campaign.target.sns')}</Radio>
             <Radio value="filter">{t('ota.campaign.target.filter')}</Radio>
+            <Radio value="groups">{t('ota.campaign.target.groups')}</Radio>
           </Radio.Group>
+        </Form.Item>
+        {targetType === 'groups' && (
+          <Form.Item label={t('ota.campaign.groups')} field="groupIds" rules={[{ required: true, message: t('ota.rule.groups') }]}>
+            <Select mode="multiple" allowClear options={groupOptions} data-testid="ota-campaign-groups" />
+          </Form.Item>
+        )}
+        <Form.Item label={t('ota.campaign.excludeGroups')} field="excludeGroupIds">
+          <Select mode="multiple" allowClear options={groupOptions} data-testid="ota-campaign-exclude-groups" />
         </Form.Item>
         {targetType === 'model' && (
           <Space size={16}>

@@ -19,6 +19,7 @@ export const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   'user-messages': lazy(() => import('../messages/MessagesPage.tsx')),
   'device-list': lazy(() => import('../devices/DeviceListPage.tsx')),
   'device-map': lazy(() => import('../device-map/DeviceMapPage.tsx')),
+  'device-group': lazy(() => import('../device-groups/DeviceGroupsPage.tsx')),
   'device-exception-event': lazy(() => import('../device-events/EventsPage.tsx')),
   'product-sn': lazy(() => import('../product-sn/ProductSnPage.tsx')),
   shell: lazy(() => import('../device-shell/ShellPage.tsx')),

@@ -10,6 +10,7 @@ export * from '../devices/devices.sql.ts';
 export * from '../shell/shell.sql.ts';
 export * from '../firmware/firmware.sql.ts';
 export * from '../ota/ota.sql.ts';
+export * from '../device-groups/device-groups.sql.ts';
 export * from '../app-version/app-version.sql.ts';
 export * from '../end-users/end-users.sql.ts';
 export * from '../tasks/tasks.sql.ts';

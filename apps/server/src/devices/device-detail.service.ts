@@ -6,6 +6,7 @@ import { preparedByShape } from '../db/prepared.ts';
 import { AppError } from '../http/envelope.ts';
 import { deviceIngestDrops } from '../gateway/ingest-limits.sql.ts';
 import { productModels } from '../product/product.sql.ts';
+import { tagsOf } from '../device-groups/tags-of.ts';
 import { toSummary, summaryColumns, type SummaryRow } from './device-list.service.ts';
 import { deviceState, devices } from './devices.sql.ts';
 import { recentEvents } from './events.service.ts';
@@ -32,10 +33,11 @@ export async function deviceDetail(db: Db, sn: string, locale: Locale, pendingDr
       .where(eq(devices.sn, slot('sn')))
       .limit(1),
   );
-  const [[row], events, users] = await Promise.all([device.execute({ sn }), recentEvents(db, sn, locale), appUsersOf(db, sn)]);
+  const [[row], events, users, attributes] = await Promise.all([device.execute({ sn }), recentEvents(db, sn, locale), appUsersOf(db, sn), tagsOf(db, [sn], 'device')]);
   if (!row) throw new AppError('SN_NOT_FOUND', { sn });
   return {
     ...toSummary(row as SummaryRow),
+    attributes: attributes.get(sn) ?? {},
     remark: row.remark,
     telemetryAt: row.telemetryAt?.toISOString() ?? null,
     secretRotatedAt: row.secretRotatedAt.toISOString(),

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, like, lte, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { DeviceFilter, DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
+import type { DeviceListQuery, DevicePage, DeviceSort, DeviceSummary } from '@mowerline/contract';
+import { conditionSql, conditionValues, memberSql, resolveListFilter, type ListFilter } from '../device-groups/list-filter.ts';
 import type { Db } from '../db/client.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
 import { bound, presentKeys, preparedByShape } from '../db/prepared.ts';
@@ -33,6 +34,8 @@ export const summaryColumns = {
   bladeRpm: deviceState.bladeRpm,
   rssi: deviceState.rssi,
   firmware: deviceState.firmware,
+  /** Staff tags, read with the row (the primary key's range of the device). */
+  tags: sql<Record<string, string> | null>`(select jsonb_object_agg(t.key, t.value) from device_tags t where t.sn = ${devices.sn} and t.source = 'staff')`,
 };
 type ColumnData<C> = C extends SQL<infer D> ? D : C extends { _: { data: infer D } } ? D : never;
 export type SummaryRow = { [K in keyof typeof summaryColumns]: ColumnData<(typeof summaryColumns)[K]> };
@@ -59,6 +62,7 @@ export function toSummary(row: SummaryRow): DeviceSummary {
     lastSeenAt: row.lastSeenAt.getTime() === 0 ? null : row.lastSeenAt.toISOString(),
     onlineChangedAt: row.onlineChangedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    tags: row.tags ?? {},
   };
 }
 
@@ -91,7 +95,7 @@ const sortColumns: Record<string, { column?: PgColumn; table: 'registry' | 'stat
   firmware: { column: deviceState.firmware, table: 'state', kind: 'text', key: 'firmware' },
 };
 
-function planOf(f: DeviceFilter): Plan {
+function planOf(f: ListFilter): Plan {
   const descending = f.sort.startsWith('-');
   const { column, table, kind, key } = sortColumns[descending ? f.sort.slice(1) : f.sort]!;
   const state = Boolean(f.firmware || f.state || f.lastSeenFrom || f.lastSeenTo) || f.online !== undefined || table === 'state';
@@ -107,7 +111,7 @@ function snColumns(plan: Plan): PgColumn[] {
 }
 
 /** The filter's values as the SQL compares them. */
-function filterValues(f: DeviceFilter) {
+function filterValues(f: ListFilter) {
   const from = f.lastSeenFrom ? new Date(f.lastSeenFrom) : undefined;
   return {
     sn: f.sn ? prefixPattern(f.sn) : undefined,
@@ -122,13 +126,15 @@ function filterValues(f: DeviceFilter) {
     seenFromIndexed: from ? new Date(from.getTime() - LAST_SEEN_RESOLUTION_S * 1000) : undefined,
     seenFrom: from,
     seenTo: f.lastSeenTo ? new Date(f.lastSeenTo) : undefined,
+    memberOf: f.memberOf,
+    ...conditionValues(f.conditions),
   };
 }
 type FilterValues = ReturnType<typeof filterValues>;
 /** Each value is a slot of a prepared query or a bound parameter. */
 type ValueOf = (name: keyof FilterValues | keyof Pick<Cursor, 'k' | 'n'>) => SQLWrapper;
 
-function filterConditions(v: FilterValues, plan: Plan, value: (name: keyof FilterValues) => SQLWrapper): SQL | undefined {
+function filterConditions(v: FilterValues, plan: Plan, value: (name: keyof FilterValues) => SQLWrapper, conditions: ListFilter['conditions']): SQL | undefined {
   const c: SQL[] = [];
   if (v.sn !== undefined) for (const sn of snColumns(plan)) c.push(like(sn, value('sn')));
   if (v.modelId !== undefined) c.push(eq(devices.modelId, value('modelId')));
@@ -140,6 +146,9 @@ function filterConditions(v: FilterValues, plan: Plan, value: (name: keyof Filte
   if (v.state !== undefined) c.push(eq(deviceState.online, true), eq(deviceState.state, value('state')));
   if (v.seenFrom !== undefined) c.push(gte(deviceState.lastSeenAt, value('seenFromIndexed')), gte(seenAt, value('seenFrom')));
   if (v.seenTo !== undefined) c.push(lte(deviceState.lastSeenAt, value('seenTo')), lte(seenAt, value('seenTo')));
+  const named = value as (name: string) => SQLWrapper;
+  if (v.memberOf !== undefined) c.push(memberSql(plan.sn, named));
+  c.push(...conditionSql(conditions, plan.sn, named));
   return c.length > 0 ? and(...c) : undefined;
 }
 
@@ -193,12 +202,19 @@ interface PageRequest {
  * first from the plan's indexes alone (a deep offset skips index entries, not joined rows), then
  * the columns for just those SNs.
  */
-function buildPage(db: Db, plan: Plan, v: FilterValues, value: ValueOf, paging: { cursor: boolean; limit: number | Placeholder; offset: number | Placeholder }) {
+function buildPage(
+  db: Db,
+  plan: Plan,
+  v: FilterValues,
+  value: ValueOf,
+  paging: { cursor: boolean; limit: number | Placeholder; offset: number | Placeholder },
+  conditions: ListFilter['conditions'],
+) {
   const { sort } = plan;
   const order = (sortColumn: PgColumn, sn: PgColumn) =>
     (sortColumn === sn ? [sn] : [sortColumn, sn]).map((c) => (sort.descending ? desc(c) : asc(c)));
   const page = fromPlan(db, plan, { sn: plan.sn })
-    .where(and(filterConditions(v, plan, value), paging.cursor ? afterCursor(plan, value) : undefined))
+    .where(and(filterConditions(v, plan, value, conditions), paging.cursor ? afterCursor(plan, value) : undefined))
     .orderBy(...order(sort.column, plan.sn))
     .limit(paging.limit)
     .offset(paging.offset)
@@ -212,25 +228,25 @@ function buildPage(db: Db, plan: Plan, v: FilterValues, value: ValueOf, paging: 
     .orderBy(...order(sort.column === plan.sn ? devices.sn : sort.column, devices.sn));
 }
 
-function pageValues(filter: DeviceFilter, plan: Plan, opts: PageRequest) {
+function pageValues(filter: ListFilter, plan: Plan, opts: PageRequest) {
   const cursor = opts.cursor ? decodeCursor(opts.cursor, plan.sort) : undefined;
   return { ...filterValues(filter), k: cursor?.k, n: cursor?.n };
 }
 
 /** One page's query with its values bound: for the plan test. */
-export function pageQuery(db: Db, filter: DeviceFilter, limit: number, opts: PageRequest) {
+export function pageQuery(db: Db, filter: ListFilter, limit: number, opts: PageRequest) {
   const plan = planOf(filter);
   const values = pageValues(filter, plan, opts);
-  return buildPage(db, plan, values, bound(values), { cursor: Boolean(opts.cursor), limit, offset: opts.offset ?? 0 });
+  return buildPage(db, plan, values, bound(values), { cursor: Boolean(opts.cursor), limit, offset: opts.offset ?? 0 }, filter.conditions);
 }
 
-async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: PageRequest) {
+async function pageRows(db: Db, filter: ListFilter, limit: number, opts: PageRequest) {
   const plan = planOf(filter);
   const { sort } = plan;
   const values = pageValues(filter, plan, opts);
   const cursor = Boolean(opts.cursor);
   const shape = `devices:${presentKeys(values)}:${filter.sort}:${cursor ? 'cursor' : 'offset'}`;
-  const page = preparedByShape(db, shape, (slot) => buildPage(db, plan, values, slot, { cursor, limit: slot('limit'), offset: slot('offset') }));
+  const page = preparedByShape(db, shape, (slot) => buildPage(db, plan, values, slot, { cursor, limit: slot('limit'), offset: slot('offset') }, filter.conditions));
   const rows = (await page.execute({ ...values, limit, offset: opts.offset ?? 0 })) as SummaryRow[];
   const last = rows[rows.length - 1];
   const next = rows.length === limit && last ? encodeCursor({ s: sort.name, k: keyOf(last, sort), n: last.sn }) : null;
@@ -238,23 +254,45 @@ async function pageRows(db: Db, filter: DeviceFilter, limit: number, opts: PageR
 }
 
 export async function listDevices(db: Db, query: DeviceListQuery): Promise<DevicePage> {
-  const plan = planOf(query);
-  const values = filterValues(query);
+  const { cursor, page, pageSize, ...filter } = query;
+  return listMatching(db, await resolveListFilter(db, filter), { cursor, page, pageSize });
+}
+
+/** A page of the devices a resolved filter matches. */
+export async function listMatching(db: Db, filter: ListFilter, paging: { cursor?: string; page: number; pageSize: number }): Promise<DevicePage> {
+  if (filter.none) return { list: [], total: 0, totalExact: true, nextCursor: null };
   // The page and its total side by side: two pool connections, one round trip of latency.
   const [{ rows, next }, { total, exact }] = await Promise.all([
-    pageRows(db, query, query.pageSize, query.cursor ? { cursor: query.cursor } : { offset: pageOffset(query) }),
-    // The plan (which tables) follows the order too, so the sort is part of the count's shape.
-    countMatches(db, {
-      shape: `devices:${presentKeys(values)}:${query.sort}`,
-      values,
-      matches: (value) => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(values, plan, value)).$dynamic(),
-    }),
+    pageRows(db, filter, paging.pageSize, paging.cursor ? { cursor: paging.cursor } : { offset: pageOffset(paging) }),
+    countFiltered(db, filter),
   ]);
   return { list: rows.map(toSummary), total, totalExact: exact, nextCursor: next };
 }
 
-/** Every matching device in order, a keyset page at a time: constant memory for any size. */
-export async function* allDevices(db: Db, filter: DeviceFilter, batch = 1000): AsyncGenerator<DeviceSummary[]> {
+/** How many devices a resolved filter matches (exact up to 10,000, then the planner's estimate). */
+export async function countFiltered(db: Db, filter: ListFilter): Promise<{ total: number; exact: boolean }> {
+  if (filter.none) return { total: 0, exact: true };
+  const plan = planOf(filter);
+  const values = filterValues(filter);
+  // The plan (which tables) follows the order too, so the sort is part of the count's shape.
+  return countMatches(db, {
+    shape: `devices:${presentKeys(values)}:${filter.sort}`,
+    values,
+    matches: (value) => fromPlan(db, plan, { one: plan.sn }).where(filterConditions(values, plan, value, filter.conditions)).$dynamic(),
+  });
+}
+
+/** `select sn from …` of every device a resolved filter matches, for set-based writes (bulk tags) and targets. */
+export function matchingSns(db: Db, filter: ListFilter): SQL {
+  if (filter.none) return sql`select null::text as sn where false`;
+  const plan = planOf(filter);
+  const values = filterValues(filter);
+  return sql`${fromPlan(db, plan, { sn: plan.sn }).where(filterConditions(values, plan, bound(values), filter.conditions))}`;
+}
+
+/** Every device a resolved filter matches, in order, a keyset page at a time: constant memory for any size. */
+export async function* allDevices(db: Db, filter: ListFilter, batch = 1000): AsyncGenerator<DeviceSummary[]> {
+  if (filter.none) return;
   let cursor: string | undefined;
   for (;;) {
     const { rows, next } = await pageRows(db, filter, batch, { cursor });

@@ -7,10 +7,11 @@ import { serve } from '../http/endpoints.ts';
 import { localeOf } from '../http/envelope.ts';
 import { csvCell, csvLine } from './csv.ts';
 import { clearDeviceFlag, deviceDetail, deviceHistory } from './device-detail.service.ts';
+import { resolveListFilter } from '../device-groups/list-filter.ts';
 import { allDevices, listDevices } from './device-list.service.ts';
 import { deviceRegions } from './device-regions.service.ts';
 
-const exportHeader = ['sn', 'model', 'state', 'online', 'battery', 'firmware', 'lastSeenAt', 'region', 'owner', 'lat', 'lng', 'activity', 'errorCode', 'rssi', 'enabled', 'createdAt'];
+const exportHeader = ['sn', 'model', 'state', 'online', 'battery', 'firmware', 'lastSeenAt', 'region', 'owner', 'lat', 'lng', 'activity', 'errorCode', 'rssi', 'enabled', 'createdAt', 'tags'];
 
 function exportLine(d: DeviceSummary): string {
   return csvLine([
@@ -30,6 +31,8 @@ function exportLine(d: DeviceSummary): string {
     csvCell(d.rssi),
     csvCell(d.enabled),
     csvCell(d.createdAt),
+    // `key=value` pairs joined by `;`, in key order.
+    csvCell(Object.entries(d.tags).map(([k, v]) => `${k}=${v}`).join(';'), true),
   ]);
 }
 
@@ -41,10 +44,12 @@ export async function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
 
     export: async ({ query, reply, audit }) => {
       audit({ targetType: 'device', detail: { filter: query } });
+      // Resolved before the answer starts: an unknown group is an error answer, not a broken stream.
+      const filter = await resolveListFilter(ctx.db, query);
       async function* lines() {
         // A byte-order mark so spreadsheet programs read the UTF-8 text correctly.
         yield `\ufeff${csvLine(exportHeader)}`;
-        for await (const batch of allDevices(ctx.db, query)) yield batch.map(exportLine).join('');
+        for await (const batch of allDevices(ctx.db, filter)) yield batch.map(exportLine).join('');
       }
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
       return reply

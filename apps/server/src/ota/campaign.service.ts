@@ -13,6 +13,7 @@ import type { Db } from '../db/client.ts';
 import { emit, type NewDomainEvent } from '../events/emit.ts';
 import { pageOffset, prefixPattern } from '../db/helpers.ts';
 import { deviceState, devices, ownerIs } from '../devices/devices.sql.ts';
+import { groupSetSql, type GroupSets } from '../device-groups/group-targets.ts';
 import { getArtifact } from '../firmware/artifact.service.ts';
 import { otaArtifacts, type OtaArtifactRow } from '../firmware/firmware.sql.ts';
 import { AppError } from '../http/envelope.ts';
@@ -27,14 +28,19 @@ import { versionKey } from './version-key.ts';
  * enabled, resolved in SQL: a million targets never pass through this process. An SN list names
  * its devices as they are (checkSnList has refused unknown and other-model SNs).
  */
-function targetRows(artifact: OtaArtifactRow, target: CampaignTarget): SQL {
+function targetRows(artifact: OtaArtifactRow, target: CampaignTarget, groups: GroupSets): SQL {
   const firmware = sql`coalesce(device_state.firmware, '')`;
   const columns = sql`devices.sn, ${firmware} as firmware, coalesce(device_state.online, false) as online, ${initialSkip(artifact, firmware)} as skip`;
+  // Devices in an excluded group are left out whatever the target type.
+  const notExcluded = groups.exclude ? sql`devices.sn not in (${groups.exclude})` : undefined;
   if (target.type === 'sns') {
     return sql`select ${columns} from unnest(${sql.param([...new Set(target.sns)])}::text[]) as wanted(sn)
-      join devices on devices.sn = wanted.sn left join device_state on device_state.sn = devices.sn`;
+      join devices on devices.sn = wanted.sn left join device_state on device_state.sn = devices.sn
+      ${notExcluded ? sql`where ${notExcluded}` : sql``}`;
   }
   const where: SQL[] = [eq(devices.modelId, artifact.modelId), eq(devices.enabled, true)];
+  if (notExcluded) where.push(notExcluded);
+  if (target.type === 'groups') where.push(sql`devices.sn in (${groups.include})`);
   if (target.type === 'filter') {
     if (target.sn) where.push(like(devices.sn, prefixPattern(target.sn)));
     if (target.region) where.push(eq(devices.region, target.region));
@@ -84,7 +90,8 @@ async function plan(db: Db, body: CampaignCreateBody): Promise<{ artifact: OtaAr
   const { row: artifact } = await getArtifact(db, body.artifactId);
   if (artifact.status !== 'released') throw new AppError('ARTIFACT_NOT_RELEASED');
   if (target.type === 'sns') await checkSnList(db, artifact, target.sns);
-  return { artifact, targets: targetRows(artifact, target) };
+  const groups = await groupSetSql(db, target.type === 'groups' ? target.groupIds : [], target.excludeGroupIds ?? []);
+  return { artifact, targets: targetRows(artifact, target, groups) };
 }
 
 /**

@@ -209,7 +209,7 @@ describe('device list on 100k devices', () => {
       }
     }
     expect(lines).toBe(N + 1);
-    expect(header).toBe('\ufeffsn,model,state,online,battery,firmware,lastSeenAt,region,owner,lat,lng,activity,errorCode,rssi,enabled,createdAt');
+    expect(header).toBe('\ufeffsn,model,state,online,battery,firmware,lastSeenAt,region,owner,lat,lng,activity,errorCode,rssi,enabled,createdAt,tags');
     expect(second.startsWith('S0000001,SEED-B,offline,false,1,1.9.3,')).toBe(true);
     expect(last.startsWith(`${sn(N)},SEED-A,`)).toBe(true);
     const filtered = await (await fetch(`${server.url}/api/admin/device/export?owner=owner7`, { headers: { authorization: `Bearer ${token}` } })).text();

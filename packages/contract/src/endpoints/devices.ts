@@ -16,7 +16,7 @@ export const devicesApi = {
     summary: 'Devices, filtered and sorted; page by `page` or by the previous `nextCursor`',
     query: deviceListQuerySchema,
     response: devicePageSchema,
-    errors: ['INVALID_CURSOR'],
+    errors: ['INVALID_CURSOR', 'GROUP_NOT_FOUND'],
   }),
   export: endpoint({
     method: 'GET',
@@ -26,6 +26,7 @@ export const devicesApi = {
     summary: 'The filtered device list as CSV, streamed',
     query: deviceExportQuerySchema,
     produces: 'text/csv',
+    errors: ['GROUP_NOT_FOUND'],
     audit: 'device.export',
   }),
   regions: endpoint({

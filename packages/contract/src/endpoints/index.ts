@@ -3,6 +3,7 @@ import { eventDeliveryApi } from './events.ts';
 import { productApi } from './product.ts';
 import { deviceEventsApi, deviceMapApi, devicesApi, statisticsApi } from './devices.ts';
 import { shellApi } from './shell.ts';
+import { deviceGroupApi } from './device-groups.ts';
 import { artifactApi, otaFileApi } from './firmware.ts';
 import { otaApi } from './ota.ts';
 import { appVersionApi } from './app-version.ts';
@@ -17,7 +18,7 @@ import { systemLogApi } from './system-log.ts';
 import { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi } from './gateway.ts';
 
 export { productApi };
-export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi };
+export { devicesApi, deviceMapApi, deviceEventsApi, statisticsApi, shellApi, deviceGroupApi };
 export { artifactApi, otaFileApi, otaApi, appVersionApi };
 export { authApi, emailLogApi, healthApi, menuApi, messagesApi, staffApi, systemLogApi, twoFactorApi };
 export { DEVICE_AUTH_SECRET_HEADER, deviceAuthApi, mqttSocketApi };
@@ -47,6 +48,7 @@ export const api = {
   product: productApi,
   devices: devicesApi,
   deviceMap: deviceMapApi,
+  deviceGroup: deviceGroupApi,
   deviceEvents: deviceEventsApi,
   statistics: statisticsApi,
   shell: shellApi,

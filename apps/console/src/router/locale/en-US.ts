@@ -5,6 +5,7 @@ export default {
   'menu.device': 'Devices',
   'menu.device.list': 'Device list',
   'menu.device.map': 'Device map',
+  'menu.device.group': 'Device groups',
   'menu.device.exceptionEvent': 'Exception events',
   'menu.product': 'Products',
   'menu.product.sn': 'Serial numbers',

@@ -5,6 +5,7 @@ export default {
   'menu.device': '设备管理',
   'menu.device.list': '设备列表',
   'menu.device.map': '设备地图',
+  'menu.device.group': '设备分组',
   'menu.device.exceptionEvent': '异常事件',
   'menu.product': '产品管理',
   'menu.product.sn': '产品序列号',
