@@ -17,6 +17,12 @@ export interface Subscriber {
    * request-events.ts): for effects the caller reads right after, such as the bell's notices.
    */
   beforeAnswer?: boolean;
+  /**
+   * The types it wants now, when that follows data (the enabled webhooks' choices): registered at
+   * start instead of `types`, and kept current by the feature as the data changes, so no delivery
+   * is written for an event nobody wants.
+   */
+  currentTypes?(): Promise<readonly EventTypeName[]>;
 }
 
 export interface DispatcherOptions {
@@ -71,7 +77,8 @@ export class Dispatcher {
   /** Registers the subscribers' types (new events get deliveries for them from now on) and starts delivering. */
   async start(): Promise<void> {
     for (const s of this.subscribers) {
-      await this.db.execute(sql`insert into event_subscribers (name, types) values (${s.name}, ${sql.param([...s.types])}::text[])
+      const types = s.currentTypes ? await s.currentTypes() : s.types;
+      await this.db.execute(sql`insert into event_subscribers (name, types) values (${s.name}, ${sql.param([...types])}::text[])
         on conflict (name) do update set types = excluded.types, updated_at = now()`);
     }
     this.stopped = false;

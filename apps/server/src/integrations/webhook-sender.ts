@@ -5,6 +5,7 @@ import { postWebhook, type PostResult } from './webhook-http.ts';
 import { checkWebhookUrl, type Resolver, type UrlRules } from './webhook-url.ts';
 import { outboxInsert } from '../events/emit.ts';
 import type { WebhookDeliveryOutcome } from '../metrics/metrics.ts';
+import { syncWebhookTypes } from './webhook-subscriber.ts';
 
 /** Waits after the 1st, 2nd, … failed attempt; after the last one the delivery has failed (about 31 h in all). */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000];
@@ -171,6 +172,7 @@ export class WebhookSender {
         sql`off as (update webhooks set enabled = false, disabled_reason = 'failing' where id = ${row.webhook_id} and enabled returning id, url)`,
       ),
     );
+    await syncWebhookTypes(this.db);
   }
 }
 

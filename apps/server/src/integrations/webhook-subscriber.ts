@@ -1,7 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { eventTypeNames } from '@mowerline/contract';
+import { eventTypeNames, type EventTypeName } from '@mowerline/contract';
 import type { Db } from '../db/client.ts';
 import type { Subscriber } from '../events/dispatcher.ts';
+
+const WEBHOOKS = 'webhooks';
+
+/** The types the enabled webhooks want: all of them when one wants `*`, none without webhooks. */
+const wantedTypes = sql`(select case when bool_or('*' = any(events)) then ${sql.param([...eventTypeNames])}::text[]
+    else coalesce(array(select distinct t from webhooks, unnest(events) t where enabled order by t), '{}') end
+  from webhooks where enabled)`;
+
+/**
+ * Keeps the webhooks' subscription to what the enabled webhooks want, on every node at once (the
+ * outbox reads it as it writes each event): called after a webhook is created, changed, removed or
+ * switched off. An ingest event nobody's webhook wants costs no delivery row.
+ */
+export async function syncWebhookTypes(db: Pick<Db, 'execute'>): Promise<void> {
+  await db.execute(sql`update event_subscribers set types = coalesce(${wantedTypes}, '{}'), updated_at = now() where name = ${WEBHOOKS}`);
+}
 
 /**
  * The webhooks' consumer of the event stream: each event becomes one queued delivery per enabled
@@ -10,8 +26,12 @@ import type { Subscriber } from '../events/dispatcher.ts';
  */
 export function webhookSubscriber(db: Db, opts: { now: () => Date; queued: () => void }): Subscriber {
   return {
-    name: 'webhooks',
+    name: WEBHOOKS,
     types: eventTypeNames,
+    currentTypes: async () => {
+      const result = await db.execute(sql`select ${wantedTypes} as types`);
+      return (result as unknown as { rows: Array<{ types: EventTypeName[] }> }).rows[0]?.types ?? [];
+    },
     async handle(event) {
       const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.payload });
       const now = opts.now().toISOString();

@@ -13,6 +13,7 @@ import type { Principal } from '../http/auth.ts';
 import { webhookDeliveries, webhooks } from './integrations.sql.ts';
 import { newWebhookSecret } from './webhook-signing.ts';
 import { checkWebhookUrl, type Resolver, type UrlRules } from './webhook-url.ts';
+import { syncWebhookTypes } from './webhook-subscriber.ts';
 
 /** How long the previous secret still signs after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
@@ -41,6 +42,7 @@ export async function createWebhook(db: Db, who: Principal, body: WebhookCreateB
     .insert(webhooks)
     .values({ url: body.url, events: body.events, description: body.description ?? '', secret, createdBy: who.id || null })
     .returning({ id: webhooks.id });
+  await syncWebhookTypes(db);
   return { id: row!.id, secret };
 }
 
@@ -71,12 +73,14 @@ export async function updateWebhook(db: Db, id: number, body: WebhookUpdateBody,
       ...(secret ? { secret, previousSecret: current.secret, previousSecretUntil: new Date(now.getTime() + SECRET_OVERLAP_MS) } : {}),
     })
     .where(eq(webhooks.id, id));
+  await syncWebhookTypes(db);
   return { id, secret, url: body.url ?? current.url };
 }
 
 export async function removeWebhook(db: Db, id: number) {
   const [row] = await db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id, url: webhooks.url });
   if (!row) throw new AppError('NOT_FOUND');
+  await syncWebhookTypes(db);
   return row;
 }
 

@@ -20,5 +20,6 @@ export default {
   'eventDelivery.loadFailed': '投递状态加载失败。',
   'eventDelivery.staleError': '最近一次刷新失败，下方数据可能已过时。',
   'eventDelivery.failingSummary': '{count} 个订阅者持续投递失败：其事件将按退避策略重试，直到错误被修复。',
+  'eventDelivery.failingSummary.one': '{count} 个订阅者持续投递失败：其事件将按退避策略重试，直到错误被修复。',
   'eventDelivery.empty': '尚无订阅者注册：服务器启动订阅者后即会显示。',
 };
