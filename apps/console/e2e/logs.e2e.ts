@@ -37,7 +37,7 @@ describe('system log and e-mail log pages against the real server', () => {
     await row(page, 'frank').first().waitFor();
     await page.getByPlaceholder('Actor').fill('admin');
     await page.getByPlaceholder('Actor').press('Enter');
-    await choose(page, 'All actions', /^Add staff$/);
+    await choose(page, 'All actions', /^Add staff$/, page, 'Add staff');
     const created = row(page, 'frank');
     await created.waitFor();
     await expect.poll(() => page.locator('.arco-table tbody tr.arco-table-tr:visible').count(), SETTLE).toBe(1);

@@ -55,9 +55,13 @@ export function row(scope: Page | Locator, text: string | RegExp): Locator {
   return scope.locator('.arco-table tbody tr.arco-table-tr:visible').filter({ hasText: text });
 }
 
-/** Picks an option of the Arco Select showing `current` (its placeholder or value). */
-export async function choose(page: Page, current: string | RegExp, option: string | RegExp, scope: Page | Locator = page): Promise<void> {
+/**
+ * Picks an option of the Arco Select showing `current` (its placeholder or value). With `search`,
+ * types it first: a long list renders only the options in view.
+ */
+export async function choose(page: Page, current: string | RegExp, option: string | RegExp, scope: Page | Locator = page, search?: string): Promise<void> {
   await scope.locator('.arco-select').filter({ hasText: current }).first().click();
+  if (search) await page.keyboard.type(search);
   await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: option }).first().click();
 }
 
