@@ -86,12 +86,22 @@ const webhookEvents = z
   .max(webhookEventFilters.length)
   .refine((s) => new Set(s).size === s.length, 'each event type once');
 
-export const webhookCreateBodySchema = z.object({ url: webhookUrl, events: webhookEvents, description: text(200).optional() }).strict();
+/** Device events (their subject is a mower) only from the mowers of these groups; empty or absent: every mower. */
+const webhookGroups = z.array(z.number().int().min(1)).max(20).refine((ids) => new Set(ids).size === ids.length, 'each group once');
+
+export const webhookCreateBodySchema = z.object({ url: webhookUrl, events: webhookEvents, groupIds: webhookGroups.optional(), description: text(200).optional() }).strict();
 export type WebhookCreateBody = z.infer<typeof webhookCreateBodySchema>;
 
 /** PUT /api/admin/webhook/{id}: change what is given; `rotateSecret` issues a new secret, the old one still signs for a day. */
 export const webhookUpdateBodySchema = z
-  .object({ url: webhookUrl.optional(), events: webhookEvents.optional(), description: text(200).optional(), enabled: z.boolean().optional(), rotateSecret: z.boolean().optional() })
+  .object({
+    url: webhookUrl.optional(),
+    events: webhookEvents.optional(),
+    groupIds: webhookGroups.optional(),
+    description: text(200).optional(),
+    enabled: z.boolean().optional(),
+    rotateSecret: z.boolean().optional(),
+  })
   .strict();
 export type WebhookUpdateBody = z.infer<typeof webhookUpdateBodySchema>;
 
@@ -102,6 +112,7 @@ export const webhookSchema = z.object({
   id: z.number().int(),
   url: z.string(),
   events: z.array(z.string()),
+  groupIds: z.array(z.number().int()),
   description: z.string(),
   enabled: z.boolean(),
   /** Why it was switched off: `failing` (three days of failed deliveries) or `admin`. */

@@ -23,6 +23,8 @@ export const webhooks = pgTable('webhooks', {
   id: serial('id').primaryKey(),
   url: text('url').notNull(),
   events: text('events').array().notNull(),
+  /** Device events only from the mowers of these device groups; empty: every mower. */
+  groupIds: integer('group_ids').array().notNull().default([]),
   description: text('description').notNull().default(''),
   secret: text('secret').notNull(),
   previousSecret: text('previous_secret'),

@@ -14,6 +14,7 @@ import { webhookDeliveries, webhooks } from './integrations.sql.ts';
 import { newWebhookSecret } from './webhook-signing.ts';
 import { checkWebhookUrl, type Resolver, type UrlRules } from './webhook-url.ts';
 import { syncWebhookTypes } from './webhook-subscriber.ts';
+import { groupById } from '../device-groups/list-filter.ts';
 
 /** How long the previous secret still signs after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
@@ -23,10 +24,16 @@ async function refuseBadUrl(url: string, rules: UrlRules, resolve?: Resolver) {
   if ('refused' in checked) throw new AppError('WEBHOOK_URL_REFUSED', { reason: checked.refused });
 }
 
+/** Every named group exists (GROUP_NOT_FOUND otherwise). */
+async function requireGroups(db: Db, ids: readonly number[] | undefined) {
+  for (const id of ids ?? []) await groupById(db, id);
+}
+
 const toWebhook = (w: typeof webhooks.$inferSelect, now: Date): Webhook => ({
   id: w.id,
   url: w.url,
   events: w.events,
+  groupIds: w.groupIds,
   description: w.description,
   enabled: w.enabled,
   disabledReason: w.disabledReason,
@@ -37,10 +44,11 @@ const toWebhook = (w: typeof webhooks.$inferSelect, now: Date): Webhook => ({
 
 export async function createWebhook(db: Db, who: Principal, body: WebhookCreateBody, rules: UrlRules, resolve?: Resolver) {
   await refuseBadUrl(body.url, rules, resolve);
+  await requireGroups(db, body.groupIds);
   const secret = newWebhookSecret();
   const [row] = await db
     .insert(webhooks)
-    .values({ url: body.url, events: body.events, description: body.description ?? '', secret, createdBy: who.id || null })
+    .values({ url: body.url, events: body.events, groupIds: body.groupIds ?? [], description: body.description ?? '', secret, createdBy: who.id || null })
     .returning({ id: webhooks.id });
   await syncWebhookTypes(db);
   return { id: row!.id, secret };
@@ -62,12 +70,14 @@ export async function updateWebhook(db: Db, id: number, body: WebhookUpdateBody,
   const [current] = await db.select().from(webhooks).where(eq(webhooks.id, id));
   if (!current) throw new AppError('NOT_FOUND');
   if (body.url !== undefined) await refuseBadUrl(body.url, rules);
+  await requireGroups(db, body.groupIds);
   const secret = body.rotateSecret ? newWebhookSecret() : undefined;
   await db
     .update(webhooks)
     .set({
       url: body.url,
       events: body.events,
+      groupIds: body.groupIds,
       description: body.description,
       ...(body.enabled === undefined ? {} : { enabled: body.enabled, disabledReason: body.enabled ? null : 'admin', failingSince: body.enabled ? null : current.failingSince }),
       ...(secret ? { secret, previousSecret: current.secret, previousSecretUntil: new Date(now.getTime() + SECRET_OVERLAP_MS) } : {}),

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { eq } from 'drizzle-orm';
-import { eventTypes, type Page, type Webhook, type WebhookDelivery } from '@mowerline/contract';
+import { errors, eventTypes, type Page, type Webhook, type WebhookDelivery } from '@mowerline/contract';
 import { emit } from '../../src/events/emit.ts';
 import { webhooks } from '../../src/integrations/integrations.sql.ts';
 import { staffUsers } from '../../src/staff/staff.sql.ts';
 import { startServer, type TestServer } from '../harness.ts';
-import { waitFor } from '../devices/fixtures.ts';
+import { createModel, registerSn, uniqueSn, waitFor } from '../devices/fixtures.ts';
+import { emitDeviceFlagged } from '../../src/gateway/device-flag.ts';
+import { eventDeliveries } from '../../src/events/events.sql.ts';
 import { startReceiver } from './receiver.ts';
 import { events } from '../../src/events/events.sql.ts';
 
@@ -90,6 +92,32 @@ describe('webhooks', () => {
       expect((await deliveries(hook.id)).total).toBe(1);
       expect(rx.received.every((r) => JSON.parse(r.body).type === 'device.event.raised')).toBe(true);
       await server.api('DELETE', `/api/admin/webhook/${hook.id}`, { token: admin });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('narrows device events to the mowers of its device groups, and refuses an unknown group', async () => {
+    const rx = await startReceiver([200]);
+    try {
+      now = Date.now();
+      const modelId = await createModel(server, admin);
+      const [inside, outside] = [uniqueSn('WHG'), uniqueSn('WHG')];
+      for (const sn of [inside, outside]) await registerSn(server, admin, sn, modelId);
+      const group = await server.api<{ id: number }>('POST', '/api/admin/device-group', { token: admin, body: { name: `hooks-${inside}`, kind: 'static', sns: [inside] } });
+      expect(group.body, JSON.stringify(group.body)).toMatchObject({ code: 0 });
+      const unknown = await server.api('POST', '/api/admin/webhook', { token: admin, body: { url: rx.url, events: ['*'], groupIds: [999_999] } });
+      expect(unknown.body).toMatchObject({ code: errors.GROUP_NOT_FOUND.code });
+      const created = await server.api<{ id: number }>('POST', '/api/admin/webhook', { token: admin, body: { url: rx.url, events: ['device.flagged'], groupIds: [group.body.data.id] } });
+      const hookId = created.body.data.id;
+      expect((await server.api<Webhook>('GET', `/api/admin/webhook/${hookId}`, { token: admin })).body.data.groupIds).toEqual([group.body.data.id]);
+      for (const sn of [outside, inside]) await emitDeviceFlagged(server.database.db, sn, { rate: 500, limit: 10 }, { warn: () => undefined });
+      // Both events handled by the webhooks' subscriber: only the member's was queued.
+      await waitFor(async () => ((await server.database.db.select().from(eventDeliveries).where(eq(eventDeliveries.subscriber, 'webhooks'))).length === 0 ? true : undefined), 15_000, 'both events handled');
+      await waitFor(() => rx.received.length === 1, 15_000, 'the member mower’s event');
+      expect(JSON.parse(rx.received[0]!.body).data).toMatchObject({ sn: inside });
+      expect((await deliveries(hookId)).total).toBe(1);
+      await server.api('DELETE', `/api/admin/webhook/${hookId}`, { token: admin });
     } finally {
       await rx.close();
     }

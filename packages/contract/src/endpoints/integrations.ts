@@ -57,7 +57,7 @@ export const webhookApi = {
     summary: 'Create a webhook; its signing secret is in this answer only',
     body: webhookCreateBodySchema,
     response: webhookSecretSchema,
-    errors: ['WEBHOOK_URL_REFUSED'],
+    errors: ['WEBHOOK_URL_REFUSED', 'GROUP_NOT_FOUND'],
     audit: 'integration.webhook.create',
   }),
   get: endpoint({ method: 'GET', path: '/api/admin/webhook/:id', access, tag, summary: 'One webhook', params: id, response: webhookSchema, errors: ['NOT_FOUND'] }),
@@ -70,7 +70,7 @@ export const webhookApi = {
     params: id,
     body: webhookUpdateBodySchema,
     response: webhookUpdatedSchema,
-    errors: ['NOT_FOUND', 'WEBHOOK_URL_REFUSED'],
+    errors: ['NOT_FOUND', 'WEBHOOK_URL_REFUSED', 'GROUP_NOT_FOUND'],
     audit: 'integration.webhook.update',
   }),
   remove: endpoint({
