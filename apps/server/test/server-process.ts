@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 const serverDir = path.resolve(import.meta.dirname, '..');
 
@@ -49,4 +53,36 @@ export async function callJson<T>(url: string, method: string, body?: unknown, t
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return (await res.json()) as { code: number; data: T };
+}
+
+/**
+ * Where a killed-and-restarted server keeps its data: a temporary DATA_DIR, and with
+ * TEST_DATABASE_URL a database of its own on that server (created by `databaseUrl()`, '' on
+ * PGlite). `cleanup()` kills the children still running and removes both.
+ */
+export function scratchStore(name: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `mowerline-${name}-`));
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const dbName = `mowerline_${name.replaceAll('-', '_')}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const children: ChildProcess[] = [];
+  const asAdmin = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(statement);
+    await admin.end();
+  };
+  return {
+    dataDir,
+    children,
+    async databaseUrl(): Promise<string> {
+      if (!adminUrl) return '';
+      await asAdmin(`CREATE DATABASE ${dbName}`);
+      return Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+    },
+    async cleanup(): Promise<void> {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      if (adminUrl) await asAdmin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deviceStates, firmwareVersionSchema } from './device-protocol.ts';
 import { deviceListQuerySchema, ownerSchema, regionSchema } from './devices.ts';
 import { idParam, idSchema, isoTime, pageQuerySchema, pageSchema } from './envelope.ts';
+import { storedText } from './stored-text.ts';
 import { MAX_TAG_CONDITIONS, tagConditionSchema, tagKeySchema, tagValueSchema } from './tags.ts';
 
 /** Most SNs one request may name (group members, bulk tagging, a group's SN list). */
@@ -36,8 +37,8 @@ export type GroupKind = (typeof groupKinds)[number];
 /** An SN as a row of bulk input: checked per row by the server (unknown, duplicate, malformed), not refused as a whole. */
 const bulkSns = z.array(z.string().trim().toUpperCase().max(64)).max(MAX_BULK_SNS);
 
-const groupName = z.string().trim().min(1).max(100);
-const groupDescription = z.string().trim().max(500);
+const groupName = storedText(100, { trim: true, min: 1 });
+const groupDescription = storedText(500, { trim: true });
 
 /** POST /api/admin/device-group. Static: `sns` (optional, the first members). Dynamic: `filter`. */
 export const deviceGroupCreateBodySchema = z
@@ -65,7 +66,7 @@ export const deviceGroupSchema = z.object({
 export type DeviceGroup = z.infer<typeof deviceGroupSchema>;
 
 /** GET /api/admin/device-group: by name (case-insensitive, contains). */
-export const deviceGroupListQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional(), kind: z.enum(groupKinds).optional() }).strict();
+export const deviceGroupListQuerySchema = pageQuerySchema.extend({ name: storedText(100, { trim: true }).optional(), kind: z.enum(groupKinds).optional() }).strict();
 export type DeviceGroupListQuery = z.infer<typeof deviceGroupListQuerySchema>;
 export const deviceGroupPageSchema = pageSchema(deviceGroupSchema);
 

@@ -5,7 +5,7 @@ import { locales } from './locale.ts';
 import { roles } from './roles.ts';
 import { runResults, runIdSchema } from './task-protocol.ts';
 import { ticketEntryChannels, ticketStatuses } from './tickets.ts';
-import { isStorableText } from './stored-text.ts';
+import { storedText } from './stored-text.ts';
 
 /**
  * The domain event catalogue: what happened on the platform, as subscribers (the bell, the
@@ -17,7 +17,7 @@ import { isStorableText } from './stored-text.ts';
  */
 
 /** Bounded text that PostgreSQL can store: events are data subscribers forward elsewhere. */
-const text = (max: number) => z.string().max(max).refine(isStorableText, 'text PostgreSQL cannot store');
+const text = (max: number) => storedText(max);
 const sn = text(32);
 const at = z.iso.datetime({ offset: true });
 const id = z.number().int().nonnegative();

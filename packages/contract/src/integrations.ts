@@ -3,9 +3,9 @@ import { isoTime, pageQuerySchema } from './envelope.ts';
 import type { EndpointDef } from './endpoint.ts';
 import { eventTypeNames } from './events.ts';
 import { permissions, type Resource } from './roles.ts';
-import { isStorableText } from './stored-text.ts';
+import { storedText } from './stored-text.ts';
 
-const text = (max: number) => z.string().trim().max(max).refine(isStorableText, 'text PostgreSQL cannot store');
+const text = (max: number) => storedText(max, { trim: true });
 
 /** What an API key starts with: recognisable in logs, config files and secret scanners. */
 export const API_KEY_PREFIX = 'mwl_';
@@ -45,7 +45,7 @@ export function apiKeyAllowed(def: Pick<EndpointDef, 'access' | 'method' | 'step
 /** POST /api/admin/api-key */
 export const apiKeyCreateBodySchema = z
   .object({
-    name: text(64).pipe(z.string().min(1)),
+    name: storedText(64, { trim: true, min: 1 }),
     scopes: z
       .array(z.enum(apiKeyScopes as [ApiKeyScope, ...ApiKeyScope[]]))
       .min(1)

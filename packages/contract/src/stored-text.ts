@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { storableText } from './device-protocol.ts';
 
 /**
@@ -55,3 +56,13 @@ export function unstorableTextPath(value: unknown, path: string[] = []): string 
   }
   return undefined;
 }
+
+/**
+ * A bounded string schema that refuses what PostgreSQL cannot store, for text that is also checked
+ * where no request validator runs (event payloads, bodies parsed by hand). `trim` trims first.
+ */
+export const storedText = (max: number, opts: { trim?: boolean; min?: number } = {}) =>
+  (opts.trim ? z.string().trim() : z.string())
+    .min(opts.min ?? 0)
+    .max(max)
+    .refine(isStorableText, 'text PostgreSQL cannot store');

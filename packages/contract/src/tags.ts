@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedText } from './stored-text.ts';
 
 /**
  * Tags: key/value labels staff put on devices (`ring=beta`, `site=golf-course-7`). A key is lower
@@ -8,7 +9,7 @@ import { z } from 'zod';
 export const TAG_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,62}$/;
 export const MAX_TAG_VALUE = 128;
 export const tagKeySchema = z.string().regex(TAG_KEY_PATTERN, 'lower-case letter first, then lower-case letters, digits, _ . -; 1–63 characters');
-export const tagValueSchema = z.string().max(MAX_TAG_VALUE);
+export const tagValueSchema = storedText(MAX_TAG_VALUE);
 /** Device attributes (reported by the device itself) may be camelCase: `hwRev`. */
 export const ATTRIBUTE_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,62}$/;
 export const attributeKeySchema = z.string().regex(ATTRIBUTE_KEY_PATTERN);

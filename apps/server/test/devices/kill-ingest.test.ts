@@ -1,16 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deviceTopic, deviceTopics, type GatewayStats } from '@mowerline/contract';
 import { openDatabase } from '../../src/db/client.ts';
 import { EXTERNAL_MQTT, telemetryPayload, waitFor } from './fixtures.ts';
-import { callJson, startServerProcess } from '../server-process.ts';
+import { callJson, scratchStore, startServerProcess } from '../server-process.ts';
 
 const password = 'K1ll#Nine-Mower';
 const DEVICES = 20;
@@ -43,32 +38,12 @@ async function storedRows(databaseUrl: string, dataDir: string, prefix: string):
  * That is the default: the `true` case sets nothing.
  */
 describe.each([false, true])(`kill -9 mid-ingest (${setUp}), acknowledge after write (the default): %s`, (ackAfterWrite) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mowerline-kill-'));
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const dbName = `mowerline_kill_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const children: ChildProcess[] = [];
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+  const store = scratchStore('kill');
+  const { dataDir, children } = store;
+  afterAll(() => store.cleanup());
 
   it(ackAfterWrite ? 'loses no acknowledged message: after the restart every one is stored' : 'keeps every written batch, reports acknowledged against stored, and starts again', async () => {
-    let databaseUrl = '';
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      const u = new URL(adminUrl);
-      u.pathname = `/${dbName}`;
-      databaseUrl = u.toString();
-    }
+    const databaseUrl = await store.databaseUrl();
     const env = {
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,

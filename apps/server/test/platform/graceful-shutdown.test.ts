@@ -1,16 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deviceTopic, deviceTopics, PROTOCOL_VERSION, type EventSubscriberStatus, type GatewayStats } from '@mowerline/contract';
 import { openDatabase } from '../../src/db/client.ts';
 import { telemetryPayload, waitFor } from '../devices/fixtures.ts';
-import { callJson, startServerProcess, type ServerProcess } from '../server-process.ts';
+import { callJson, scratchStore, startServerProcess, type ServerProcess } from '../server-process.ts';
 
 const password = 'Gr4ceful#Stop-26';
 const DEVICES = 10;
@@ -42,30 +38,12 @@ const arrivals = (proc: ServerProcess, urlPath: string) => proc.output().split(`
  * broker is the embedded one: with acknowledge-after-write (the default) its PUBACK means "stored".
  */
 describe(`graceful shutdown under load (${setUp}, embedded broker)`, () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mowerline-sigterm-'));
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const dbName = `mowerline_sigterm_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const children: ChildProcess[] = [];
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+  const store = scratchStore('sigterm');
+  const { dataDir, children } = store;
+  afterAll(() => store.cleanup());
 
   it('answers the request in flight, stores every acknowledged message, leaves no delivery claimed, exits 0', async () => {
-    let databaseUrl = '';
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
-    }
+    const databaseUrl = await store.databaseUrl();
     const env = {
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,

@@ -1,15 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppTicketDetail } from '@mowerline/contract';
 import { waitFor } from '../devices/fixtures.ts';
 import { storedFiles } from '../tickets/fixtures.ts';
-import { callJson, startServerProcess } from '../server-process.ts';
+import { callJson, scratchStore, startServerProcess } from '../server-process.ts';
 
 const password = 'K1ll#Upload-Mower';
 const appPassword = 'Mow3r#Garden8';
@@ -21,32 +16,12 @@ const textFile = (bytes: number) => Buffer.from(randomBytes(bytes / 2).toString(
 const setUp = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
 
 describe(`kill -9 mid-upload (${setUp})`, () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mowerline-kill-upload-'));
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const dbName = `mowerline_kill_upload_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const children: ChildProcess[] = [];
-  afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+  const store = scratchStore('kill-upload');
+  const { dataDir, children } = store;
+  afterAll(() => store.cleanup());
 
   it('leaves no orphaned file once the restarted server has swept, and keeps every attachment a ticket names', async () => {
-    let databaseUrl = '';
-    if (adminUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${dbName}`);
-      await admin.end();
-      const u = new URL(adminUrl);
-      u.pathname = `/${dbName}`;
-      databaseUrl = u.toString();
-    }
+    const databaseUrl = await store.databaseUrl();
     const first = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }, password);
     children.push(first.child);
     const admin = (await callJson<{ access_token: string }>(`${first.url}/api/admin/user/login`, 'POST', { username: 'admin', password })).data.access_token;
